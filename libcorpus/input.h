@@ -1,0 +1,62 @@
+// Byte input from a file or stdin, decompressed transparently.
+//
+// gzip, zstd, xz and bzip2 are recognised by their magic bytes, whatever the
+// file is called; concatenated members/frames/streams are read in full, and a
+// stream that ends early is an Error naming the file ("truncated gzip data").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace corpus {
+
+enum class Compression { kNone, kGzip, kZstd, kXz, kBzip2 };
+
+const char* compression_name(Compression c);
+
+// Recognises a compression format from the first bytes of a stream.
+Compression detect_compression(const unsigned char* p, size_t n);
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+
+  // Reads up to n bytes; returns 0 only at the end of the data. Throws Error.
+  virtual size_t read(char* buf, size_t n) = 0;
+
+  // The name used in messages: the path, or "-" for stdin.
+  virtual const std::string& name() const = 0;
+  virtual Compression compression() const = 0;
+
+  // Bytes of the underlying file consumed so far (compressed bytes), and the
+  // file's size when it is a regular file: together they drive progress bars.
+  virtual uint64_t raw_bytes_read() const = 0;
+  virtual std::optional<uint64_t> raw_size() const = 0;
+};
+
+// Opens `path` ("-" or "" = stdin) for reading. Throws Error if it cannot be
+// opened ("No such file or directory").
+std::unique_ptr<ByteSource> open_input(const std::string& path);
+
+// Reads up to n bytes ahead without consuming them, so a tool can sniff the
+// format of decompressed data. Wraps another source.
+class PeekableSource : public ByteSource {
+ public:
+  explicit PeekableSource(std::unique_ptr<ByteSource> inner);
+  // Returns the first bytes (up to n; fewer at end of data).
+  std::string_view peek(size_t n);
+  size_t read(char* buf, size_t n) override;
+  const std::string& name() const override { return inner_->name(); }
+  Compression compression() const override { return inner_->compression(); }
+  uint64_t raw_bytes_read() const override { return inner_->raw_bytes_read(); }
+  std::optional<uint64_t> raw_size() const override { return inner_->raw_size(); }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  std::string ahead_;
+  size_t pos_ = 0;
+};
+
+}  // namespace corpus

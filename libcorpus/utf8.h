@@ -1,0 +1,21 @@
+// UTF-8 validation and the checks every text field gets.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace corpus {
+
+// Offset of the first byte that does not start a valid UTF-8 sequence (overlong
+// forms, surrogates and code points above U+10FFFF are invalid), or npos.
+size_t find_invalid_utf8(std::string_view s);
+
+inline bool is_valid_utf8(std::string_view s) { return find_invalid_utf8(s) == std::string_view::npos; }
+
+// Checks that a text field is valid UTF-8 with no NUL byte. Returns an empty
+// string when it is, otherwise a message such as
+// "invalid UTF-8 at byte 12 (\xff)".
+std::string check_text(std::string_view s);
+
+}  // namespace corpus
