@@ -117,10 +117,11 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
   Context ctx(*this, c, args, scope.count());
   const auto t0 = std::chrono::steady_clock::now();
   int code = kExitOk;
+  bool pipe_closed = false;
   try {
     body(ctx);
   } catch (const BrokenPipe&) {
-    code = kExitOk;  // downstream closed the pipe: end quietly
+    pipe_closed = true;  // downstream closed the pipe (`| head`): end quietly with 0
   } catch (const Error& e) {
     ctx.progress().clear();
     say(e.format(tool_));
@@ -136,7 +137,7 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
   }
   ctx.progress().clear();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (code == kExitOk && !c.quiet) say(ctx.summary_line(wall));
+  if (code == kExitOk && !c.quiet && !pipe_closed) say(ctx.summary_line(wall));
   if (!c.meta.empty()) {
     try {
       Output meta(c.meta);

@@ -272,8 +272,12 @@ class Bzip2Source final : public SourceBase {
         truncated();
       }
       if (between_streams_) {
+        char* out = s_.next_out;
+        unsigned room = s_.avail_out;
         BZ2_bzDecompressEnd(&s_);
         init();
+        s_.next_out = out;
+        s_.avail_out = room;
         between_streams_ = false;
       }
       s_.next_in = const_cast<char*>(reinterpret_cast<const char*>(next_in()));

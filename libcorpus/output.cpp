@@ -164,8 +164,17 @@ Output::Output(const std::string& path, Compression compression) : path_(path.em
     std::string dir = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
     std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
     struct stat st;
-    if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      throw Error("is a directory", "give a file name for -o").at(path_);
+    const bool exists = ::stat(path_.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw Error("is a directory", "give a file name for -o").at(path_);
+    if (exists && !S_ISREG(st.st_mode)) {
+      // A device or pipe (/dev/null, /dev/stdout, a FIFO): write to it directly.
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw Error("cannot open output (" + errno_text(errno) + ")").at(path_);
+      direct_ = true;
+      enc_ = make_encoder(compression);
+      buf_.reserve(cap_);
+      return;
+    }
     tmp_path_ = dir + "." + base + ".tmp-XXXXXX";
     fd_ = ::mkostemp(tmp_path_.data(), O_CLOEXEC);
     if (fd_ < 0) {
@@ -182,7 +191,9 @@ Output::Output(const std::string& path, Compression compression) : path_(path.em
 }
 
 Output::~Output() {
-  if (!committed_ && fd_ > 1) {
+  if (direct_ && fd_ > 1) {
+    ::close(fd_);
+  } else if (!committed_ && fd_ > 1) {
     ::close(fd_);
     ::unlink(tmp_path_.c_str());
     tempfiles::remove(temp_slot_);
@@ -229,6 +240,13 @@ void Output::commit() {
   if (committed_) return;
   flush_buffer();
   if (enc_) enc_->encode(nullptr, 0, true, [this](const char* p, size_t n) { write_fd(p, n); });
+  if (direct_ && fd_ > 1) {
+    int rc = ::close(fd_);
+    fd_ = -1;
+    committed_ = true;
+    if (rc != 0) throw Error("error closing output (" + errno_text(errno) + ")").at(path_);
+    return;
+  }
   if (fd_ > 1) {
     if (::close(fd_) != 0) {
       int e = errno;

@@ -3,6 +3,7 @@
 // A file is written under a temporary name in the same folder and renamed to
 // its real name by commit(); until then (error, Ctrl-C, kill) the real name is
 // never a half-written file. Write and close errors are checked and thrown.
+// An existing device or FIFO (/dev/null, /dev/stdout) is written directly.
 #pragma once
 
 #include <memory>
@@ -55,6 +56,7 @@ class Output {
   std::string tmp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  bool direct_ = false;  // an existing device or FIFO: no temporary file
   size_t cap_ = 1 << 20;
   std::string buf_;
   uint64_t written_ = 0;

@@ -91,6 +91,7 @@ class TmxReader {
   bool feed();  // parses one more chunk; false at end of input
 
   ByteSource& src_;
+  uint64_t bytes_ = 0;
   std::unique_ptr<State> st_;
 };
 

@@ -56,8 +56,10 @@ std::string lang_from_suffix(const std::string& path) {
   }
   static const std::regex re(R"(\.([a-z]{2,3})$)");
   std::smatch m;
-  if (std::regex_search(base, m, re)) return m[1].str();
-  return {};
+  if (!std::regex_search(base, m, re)) return {};
+  for (const char* ext : {"txt", "tsv", "tmx", "xml", "csv", "out", "raw", "tok", "bpe", "spm", "log", "dat", "doc"})
+    if (m[1] == ext) return {};
+  return m[1].str();
 }
 
 ConvertStats tsv_to_tmx(BitextLines& in, Output& out, const TsvToTmxOptions& opt, const ProgressFn& progress) {

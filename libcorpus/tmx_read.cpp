@@ -153,6 +153,8 @@ bool TmxReader::feed() {
   if (!buf) throw Error("out of memory parsing XML").at(st_->name);
   size_t n = src_.read(static_cast<char*>(buf), kChunk);
   const bool last = n == 0;
+  bytes_ += n;
+  if (last && bytes_ == 0) throw Error("empty input: no TMX document").at(st_->name);
   if (XML_ParseBuffer(st_->parser, static_cast<int>(n), last) == XML_STATUS_ERROR) {
     uint64_t line = XML_GetCurrentLineNumber(st_->parser);
     std::string msg = st_->error.empty() ? std::string("XML error: ") + XML_ErrorString(XML_GetErrorCode(st_->parser))

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs one row of a CLI golden table (htslib test/*.tst style).
+#
+#   run-golden.sh --list TABLE      print the test names of TABLE
+#   run-golden.sh TABLE NAME        run the row NAME
+#
+# A table row is five TAB-separated fields; everything after the fourth TAB is
+# the command (run with bash -o pipefail, in a fresh temporary directory):
+#   NAME  EXIT  STDOUT  STDERR  COMMAND
+# STDOUT / STDERR checks:
+#   -          not checked
+#   empty      must be empty
+#   @FILE      must equal tests/cli/expected/FILE byte for byte
+#   ~REGEX     must contain a line matching the extended regex (\t = TAB)
+#   !REGEX     must contain no line matching it
+# Blank lines and lines starting with # are comments.
+# In the command: $PC_BIN holds the tools (also on PATH), $DATA is tests/data,
+# $SAMPLES is data/samples, $EXPECTED is tests/cli/expected.
+set -u
+
+if [ "${1:-}" = "--list" ]; then
+  awk -F'\t' '!/^#/ && NF >= 5 { print $1 }' "$2"
+  exit 0
+fi
+
+table=$1
+name=$2
+here=$(cd "$(dirname "$0")" && pwd)
+row=$(awk -F'\t' -v n="$name" '!/^#/ && $1 == n { print; exit }' "$table")
+if [ -z "$row" ]; then
+  echo "no test named $name in $table" >&2
+  exit 2
+fi
+IFS=$'\t' read -r _ want_exit want_out want_err cmd <<<"$row"
+
+: "${PC_BIN:?set PC_BIN to the folder of the built tools}"
+: "${PC_SRC:=$(cd "$here/../.." && pwd)}"
+export PC_BIN PATH="$PC_BIN:$PATH"
+export DATA="$PC_SRC/tests/data" SAMPLES="$PC_SRC/data/samples" EXPECTED="$here/expected"
+work=$(mktemp -d "${TMPDIR:-/tmp}/pc-golden.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/cwd" && cd "$work/cwd" || exit 2
+
+bash -o pipefail -c "$cmd" >"$work/.stdout" 2>"$work/.stderr" </dev/null
+got_exit=$?
+
+fail=0
+check() {  # what file spec
+  local what=$1 file=$2 spec=$3
+  case "$spec" in
+    -) ;;
+    empty) [ ! -s "$file" ] || { echo "FAIL: $what should be empty"; fail=1; } ;;
+    @*) cmp -s "$file" "$EXPECTED/${spec#@}" || { echo "FAIL: $what differs from expected/${spec#@}:"; diff "$EXPECTED/${spec#@}" "$file" | head -20; fail=1; } ;;
+    ~*) pat=${spec#\~}; pat=${pat//\\t/$'\t'}
+        grep -qE -- "$pat" "$file" || { echo "FAIL: $what has no line matching /${spec#\~}/"; fail=1; } ;;
+    !*) pat=${spec#!}; pat=${pat//\\t/$'\t'}
+        ! grep -qE -- "$pat" "$file" || { echo "FAIL: $what has a line matching /${spec#!}/"; fail=1; } ;;
+    *) echo "FAIL: bad check spec '$spec'"; fail=1 ;;
+  esac
+}
+[ "$got_exit" = "$want_exit" ] || { echo "FAIL: exit $got_exit, expected $want_exit"; fail=1; }
+check stdout "$work/.stdout" "$want_out"
+check stderr "$work/.stderr" "$want_err"
+if [ $fail -ne 0 ]; then
+  echo "command: $cmd"
+  echo "--- stdout (head) ---"; head -c 2000 "$work/.stdout"; echo
+  echo "--- stderr (head) ---"; head -c 2000 "$work/.stderr"; echo
+  exit 1
+fi
+echo "ok: $name"
