@@ -31,10 +31,7 @@ void put(const std::string& path, const std::string& s) {
 std::string to_tmx(const std::string& tsv_path, const std::string& out_path, size_t batch = 1 << 20) {
   auto lines = open_tsv_lines(open_input(tsv_path));
   Output out(out_path);
-  TsvToTmxOptions o;
-  o.src_lang = "en";
-  o.trg_lang = "fr";
-  o.batch_bytes = batch;
+  const TsvToTmxOptions o{.src_lang = "en", .trg_lang = "fr", .skip_bad = false, .tool_version = {}, .header_props = {}, .batch_bytes = batch};
   tsv_to_tmx(*lines, out, o, nullptr);
   out.commit();
   return slurp(out_path);
