@@ -212,11 +212,6 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
       f.clear();
       if (c == "src_text" || c == "trg_text") {
         f = c == "src_text" ? sv->seg : tv->seg;
-        if (f.find_first_of("\t\n") != std::string::npos) {
-          for (auto& ch : f)
-            if (ch == '\t' || ch == '\n') ch = ' ';
-          ++st.replaced;
-        }
       } else if (c == "src_url" || c == "trg_url") {
         if (const std::string* p = prop_value((c == "src_url" ? sv : tv)->props, "source-document")) f = *p;
       } else {
@@ -226,11 +221,7 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
             break;
           }
       }
-      if (c != "src_text" && c != "trg_text" && f.find_first_of("\t\n") != std::string::npos) {
-        for (auto& ch : f)
-          if (ch == '\t' || ch == '\n') ch = ' ';
-        ++st.replaced;
-      }
+      if (replace_tabs_newlines(f)) ++st.replaced;
       views[i] = f;
     }
     w.row(views);

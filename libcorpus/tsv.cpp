@@ -43,6 +43,18 @@ int TsvColumns::index(std::string_view name) const {
   return -1;
 }
 
+bool has_tsv_breaker(std::string_view s) {
+  return std::memchr(s.data(), '\t', s.size()) || std::memchr(s.data(), '\n', s.size()) ||
+         std::memchr(s.data(), '\0', s.size());
+}
+
+bool replace_tabs_newlines(std::string& s) {
+  if (!std::memchr(s.data(), '\t', s.size()) && !std::memchr(s.data(), '\n', s.size())) return false;
+  for (auto& ch : s)
+    if (ch == '\t' || ch == '\n') ch = ' ';
+  return true;
+}
+
 void split_tsv(std::string_view line, std::vector<std::string_view>& fields) {
   fields.clear();
   size_t start = 0;
@@ -225,7 +237,7 @@ void TsvWriter::header(const std::vector<std::string>& names) {
 void TsvWriter::row(const std::vector<std::string_view>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     auto f = fields[i];
-    if (f.find_first_of(std::string_view("\t\n\0", 3)) != std::string_view::npos)
+    if (has_tsv_breaker(f))
       throw Error("field " + std::to_string(i + 1) + " contains a tab, newline or NUL: " + quote(f),
                   "TSV fields cannot hold them; replace them first");
     if (i) out_.put('\t');

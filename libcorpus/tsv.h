@@ -32,6 +32,13 @@ struct TsvColumns {
   size_t size() const { return names.size(); }
 };
 
+// True if `s` holds a byte a TSV field cannot: TAB, LF or NUL. (Three
+// memchr passes: std::string_view::find_first_of costs a call per byte.)
+bool has_tsv_breaker(std::string_view s);
+
+// Replaces TAB and LF by spaces; returns true if it changed anything.
+bool replace_tabs_newlines(std::string& s);
+
 // Splits at tabs; `fields` views into `line`.
 void split_tsv(std::string_view line, std::vector<std::string_view>& fields);
 
