@@ -1,0 +1,48 @@
+# pc-eval golden tests: NAME	EXIT	STDOUT	STDERR	COMMAND (see run-golden.sh)
+# sacreBLEU README example (two reference sets): BLEU 48.53, chrF 59.73.
+readme-bleu	0	~^BLEU\|nrefs:2\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0 = 48\.53 82\.4/50\.0/45\.5/37\.5 \(BP = 0\.943 ratio = 0\.944 hyp_len = 17 ref_len = 18\)$	-	pc-eval bleu --width 2 -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+readme-chrf	0	~^chrF2\|nrefs:2\|case:mixed\|eff:yes\|nc:6\|nw:0\|space:no\|version:2\.6\.0 = 59\.73$	-	pc-eval chrf --width 2 -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+readme-default-width	0	~= 48\.5 82\.4	-	pc-eval bleu -q -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+readme-json	0	~^ "score": 48\.5,$	-	pc-eval bleu --format json -q -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+readme-stdin-gz	0	~= 48\.53 	-	pc-eval bleu --width 2 -q -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 < $DATA/eval/readme.hyp.gz
+readme-tsv-columns	0	~^BLEU\|nrefs:1\|.* = 45\.1 70\.6/42\.9/36\.4/37\.5 	-	pc-eval bleu -q --tsv $DATA/eval/readme.tsv -r trg_text x_mt
+several-metrics	0	~^chrF2\+\+\|nrefs:2\|case:mixed\|eff:yes\|nc:6\|nw:2\|space:no\|version:2\.6\.0 = 59\.15$	-	pc-eval bleu,chrf,chrf++ --width 2 -q -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+short-signature	0	~^BLEU\|#:2\|c:lc\|e:no\|tok:intl\|s:floor\[0\.10\]\|v:2\.6\.0 = 	-	pc-eval bleu --short --lowercase --tokenize intl --smooth-method floor -q -r $DATA/eval/readme.ref1 -r $DATA/eval/readme.ref2 $DATA/eval/readme.hyp
+sentence-scores	0	~^14\.8$	-	pc-eval bleu --sentence --score-only -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp | sed -n 2p
+sentence-lines	0	-	-	test "$(pc-eval chrf --sentence -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp | wc -l)" = 3
+threads-identical	0	empty	-	cmp <(pc-eval bleu,chrf++ --sentence -j1 -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp) <(pc-eval bleu,chrf++ --sentence -j2 -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp)
+paired-bs	0	~^\S+readme.hyp2\tBLEU\t[0-9.]+\t[0-9.]+\t[0-9.]+\t0\.[0-9]{4}\tnrefs:1\|bs:200\|seed:7\|	-	sed 's/bit/bites/' $DATA/eval/readme.hyp > readme.hyp2 && pc-eval bleu --paired-bs --paired-bs-n 200 --seed 7 -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp $PWD/readme.hyp2
+paired-bs-threads	0	empty	-	sed 's/bit/bites/' $DATA/eval/readme.hyp > h2 && cmp <(pc-eval chrf --paired-bs -j1 -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp h2) <(pc-eval chrf --paired-bs -j2 -q -r $DATA/eval/readme.ref1 $DATA/eval/readme.hyp h2)
+# Bad input: exit 1 (data) or 2 (usage, unbalanced), a message with the location, never a crash.
+unbalanced	2	empty	~pc-eval: .*one\.txt has 1 lines but .*two\.txt has more	pc-eval bleu -r $DATA/eval/two.txt $DATA/eval/one.txt
+unbalanced-ref-short	2	empty	~one\.txt has 1 lines	pc-eval chrf -r $DATA/eval/one.txt $DATA/eval/two.txt
+invalid-utf8	1	empty	~pc-eval: .*bad-utf8\.txt:1: invalid UTF-8	pc-eval bleu -r $DATA/eval/one.txt $DATA/eval/bad-utf8.txt
+nul-byte	1	empty	~pc-eval: .*nul\.txt:1: .*NUL	pc-eval chrf -r $DATA/eval/nul.txt $DATA/eval/one.txt
+empty-input	1	empty	~empty input	pc-eval bleu -r $DATA/eval/empty.txt $DATA/eval/empty.txt
+missing-file	1	empty	~pc-eval: .*no-such-file.*No such file	pc-eval bleu -r $DATA/eval/one.txt no-such-file.txt
+truncated-gz	1	empty	~truncated	pc-eval bleu -r $DATA/eval/readme.ref1 $DATA/eval/truncated.gz
+no-reference	2	empty	~no reference	pc-eval bleu $DATA/eval/one.txt
+unknown-tokenizer	2	empty	~unknown tokenizer	pc-eval bleu --tokenize moses -r $DATA/eval/one.txt $DATA/eval/one.txt
+unknown-subcommand	2	empty	~unknown subcommand	pc-eval blue -r $DATA/eval/one.txt $DATA/eval/one.txt
+two-hyps-without-test	2	empty	~--paired-bs	pc-eval bleu -r $DATA/eval/one.txt $DATA/eval/one.txt $DATA/eval/one.txt
+bad-tsv-column	2	empty	~no column named	pc-eval bleu --tsv $DATA/eval/readme.tsv -r trg_text x_nope
+# Mining (BUCC): hand-computed in tests/mt/test_mining_align.cpp.
+mining-partial	0	~^best\t0\.55\t3\t2\t3\t0\.6667\t0\.6667\t0\.6667$	-	pc-eval mining -g $DATA/eval/mine.gold $DATA/eval/mine.partial
+mining-threshold	0	~^threshold\t0\.75\t2\t1\t3\t0\.5000\t0\.3333\t0\.4000$	-	pc-eval mining -g $DATA/eval/mine.gold --threshold 0.75 $DATA/eval/mine.partial
+mining-perfect	0	~^all\t-\t3\t3\t3\t1\.0000\t1\.0000\t1\.0000$	-	pc-eval mining -g $DATA/eval/mine.gold $DATA/eval/mine.perfect
+mining-empty	0	~^all\t-\t0\t0\t3\t0\.0000\t0\.0000\t0\.0000$	-	pc-eval mining -g $DATA/eval/mine.gold $DATA/eval/mine.empty
+mining-sentences	0	~^all\t-\t4\t2\t3\t0\.5000\t0\.6667\t0\.5714$	-	pc-eval mining -g $DATA/eval/mine.gold --src-sents $DATA/eval/mine.de --trg-sents $DATA/eval/mine.en $DATA/eval/mine.sents.tsv
+mining-bad-gold	1	empty	~mine\.badgold:1: malformed gold line	pc-eval mining -g $DATA/eval/mine.badgold $DATA/eval/mine.partial
+mining-unknown-id	1	empty	~mine\.unknown:2: id .de-009. is not in	pc-eval mining -g $DATA/eval/mine.gold --src-sents $DATA/eval/mine.de --trg-sents $DATA/eval/mine.en $DATA/eval/mine.unknown
+mining-unknown-sentence	1	empty	~:1: source sentence .Nicht da. is not in	printf 'Nicht da\tHello world\t0.5\n' | pc-eval mining -g $DATA/eval/mine.gold --src-sents $DATA/eval/mine.de --trg-sents $DATA/eval/mine.en
+# Alignment: Vecalign strict/lax and AER.
+align-partial	0	~^lax\t0\.8000\t1\.0000\t0\.8889$	-	pc-eval align -g $DATA/eval/al.gold $DATA/eval/al.partial
+align-perfect	0	~^strict\t1\.0000\t1\.0000\t1\.0000$	-	pc-eval align -g $DATA/eval/al.gold $DATA/eval/al.perfect
+align-empty	0	~^strict\t0\.0000\t0\.0000\t0\.0000$	-	pc-eval align -g $DATA/eval/al.gold $DATA/eval/al.empty
+align-bad	1	empty	~al\.bad:1: malformed alignment line	pc-eval align -g $DATA/eval/al.gold $DATA/eval/al.bad
+aer-partial	0	~^5\t3\t5\t0\.6000\t0\.6667\t0\.3750$	-	pc-eval align -g $DATA/eval/wa.gold $DATA/eval/wa.partial
+aer-perfect	0	~\t1\.0000\t1\.0000\t0\.0000$	-	pc-eval align -g $DATA/eval/wa.gold $DATA/eval/wa.perfect
+aer-empty	0	~^0\t3\t5\t0\.0000\t0\.0000\t1\.0000$	-	pc-eval align -g $DATA/eval/wa.gold $DATA/eval/wa.empty
+aer-unbalanced	2	empty	~wa\.short has 1 lines	pc-eval align -g $DATA/eval/wa.gold $DATA/eval/wa.short
+aer-bad-link	1	empty	~wa\.gold:1: malformed alignment link	pc-eval align --align-format pharaoh -g $DATA/eval/wa.gold $DATA/eval/wa.gold
+help	0	~^Usage:	empty	pc-eval --help

@@ -1,0 +1,245 @@
+// pc-eval: BLEU, chrF and chrF++ with sacreBLEU-identical numbers and
+// signatures (with paired bootstrap resampling), BUCC mining P/R/F1, and
+// sentence (Vecalign strict/lax) and word (AER) alignment scores.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libcorpus/cli.h"
+#include "libcorpus/error.h"
+#include "libcorpus/output.h"
+#include "mt/metrics/align_score.h"
+#include "mt/metrics/bleu.h"
+#include "mt/metrics/bootstrap.h"
+#include "mt/metrics/chrf.h"
+#include "mt/metrics/corpus_eval.h"
+#include "mt/metrics/mining.h"
+
+using namespace corpus;
+namespace mm = mt::metrics;
+
+namespace {
+
+const char* kUsage =
+    "pc-eval bleu|chrf|chrf++[,...] -r REF [-r REF...] [HYP]\n"
+    "         pc-eval bleu|chrf|chrf++ --paired-bs -r REF BASELINE SYSTEM...\n"
+    "         pc-eval mining --gold GOLD [--src-sents F --trg-sents F] [CANDIDATES]\n"
+    "         pc-eval align --gold GOLD [--gold GOLD...] TEST...";
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b <= s.size()) {
+    size_t e = s.find(',', b);
+    if (e == std::string::npos) e = s.size();
+    out.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return out;
+}
+
+std::string num(double x) { return fmt::format("{:.4f}", x); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli::App app("pc-eval", "Score translations (BLEU, chrF, chrF++ as sacreBLEU 2.6.0), mined bitext and alignments.",
+               kUsage);
+  cli::Common c;
+  std::vector<std::string> refs, gold;
+  std::string tsv, tokenize = "13a", smooth = "exp", smooth_value, format = "text", threshold, src_sents,
+                   trg_sents, score_column = "score", align_format = "auto";
+  int width = 1, max_order = 4, char_order = 6, word_order = -1, beta = 2, bs_n = 1000;
+  bool sentence = false, score_only = false, short_sig = false, lowercase = false, eff = false, whitespace = false,
+       eps = false, paired_bs = false;
+  app.group("Translation scores (bleu, chrf, chrf++)");
+  app.option("r,ref", "FILE", &refs, "reference file, one segment per line; repeat for more references");
+  app.option("tsv", "FILE", &tsv, "read hypotheses and references from columns of this TSV (see --ref: column names)");
+  app.flag("sentence", &sentence, "score each segment (one output line per segment; BLEU uses effective order)");
+  app.flag("paired-bs", &paired_bs, "paired bootstrap test: first HYP is the baseline, the others are compared to it");
+  app.option("paired-bs-n", "N", &bs_n, "bootstrap resamples for --paired-bs", "1000");
+  app.option("format", "FMT", &format, "output: text (sacreBLEU's text line) or json", "text");
+  app.option("width", "N", &width, "decimals of the printed scores", "1");
+  app.flag("score-only", &score_only, "print the score only");
+  app.flag("short", &short_sig, "short signature (#:1|c:mixed|...)");
+  app.flag("lowercase", &lowercase, "case-insensitive scores (case:lc), for every metric");
+  app.group("BLEU");
+  app.option("tokenize", "TOK", &tokenize, "tokenizer: 13a, intl, zh, char, none", "13a");
+  app.option("smooth-method", "M", &smooth, "smoothing: exp, floor, add-k, none", "exp");
+  app.option("smooth-value", "X", &smooth_value, "value for floor (default 0.1) and add-k (default 1)");
+  app.option("max-ngram-order", "N", &max_order, "largest n-gram order", "4");
+  app.flag("effective-order", &eff, "leave out n-gram orders with no n-grams (eff:yes)");
+  app.group("chrF");
+  app.option("chrf-char-order", "N", &char_order, "character n-gram order", "6");
+  app.option("chrf-word-order", "N", &word_order, "word n-gram order", "0 for chrf, 2 for chrf++");
+  app.option("chrf-beta", "N", &beta, "weight of recall against precision", "2");
+  app.flag("chrf-whitespace", &whitespace, "keep white space in character n-grams (space:yes)");
+  app.flag("chrf-eps-smoothing", &eps, "epsilon smoothing as chrF++.py, Moses and NLTK (eff:no)");
+  app.group("Mining and alignment (mining, align)");
+  app.option("g,gold", "FILE", &gold, "gold file: BUCC pairs (mining) or alignments (align; one per TEST)");
+  app.option("src-sents", "FILE", &src_sents, "source sentences, ID<TAB>SENTENCE (BUCC)");
+  app.option("trg-sents", "FILE", &trg_sents, "target sentences, ID<TAB>SENTENCE (BUCC)");
+  app.option("threshold", "X", &threshold, "mining: extract candidates with score >= X");
+  app.option("score-column", "NAME", &score_column, "mining: score column of a candidate TSV with a header", "score");
+  app.option("align-format", "FMT", &align_format, "align: vecalign, pharaoh, or auto (from the gold file)", "auto");
+  app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kSkipBad |
+                    cli::Common::kInputs);
+
+  return app.run(argc, argv, [&](cli::Context& ctx) {
+    if (c.inputs.empty()) throw UsageError("no subcommand", std::string("Usage: ") + kUsage);
+    const std::string cmd = c.inputs[0];
+    std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
+    if (format != "text" && format != "json") throw UsageError("--format must be text or json, not " + quote(format));
+    if (width < 0 || width > 16) throw UsageError(fmt::format("--width must be 0 to 16, not {}", width));
+    for (const auto& f : files) ctx.note_input(f);
+    Output out(c.output);
+
+    if (cmd == "mining") {
+      if (gold.size() != 1) throw UsageError("mining takes one --gold file");
+      if (files.size() > 1) throw UsageError("mining takes one candidates file");
+      mm::MiningFiles mf{gold[0], files.empty() ? "-" : files[0], src_sents, trg_sents, score_column, {}, c.skip_bad};
+      if (!threshold.empty()) {
+        char* end = nullptr;
+        double t = std::strtod(threshold.c_str(), &end);
+        if (end != threshold.c_str() + threshold.size() || std::isnan(t))
+          throw UsageError("--threshold must be a number, not " + quote(threshold));
+        mf.threshold = t;
+      }
+      if (mf.candidates == "-") ctx.check_stdin_not_terminal(kUsage);
+      mm::MiningReport r = mm::score_mining_files(mf);
+      out.write("setting\tthreshold\textracted\tcorrect\tgold\tprecision\trecall\tf1\n");
+      auto row = [&](const char* name, const mm::MiningCounts& m, bool has_t) {
+        out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", name, has_t ? fmt::format("{}", m.threshold) : "-",
+                              m.extracted, m.correct, m.gold, num(m.precision), num(m.recall), num(m.f1)));
+      };
+      row(r.thresholded ? "threshold" : "all", r.selected, r.thresholded);
+      if (r.best) row("best", *r.best, true);
+      out.commit();
+      ctx.set_count("candidate pairs", r.candidates);
+      if (r.ambiguous) ctx.set_count("dropped (repeated sentence)", r.ambiguous);
+      if (c.skip_bad || r.skipped) ctx.set_count("skipped (bad)", r.skipped);
+      return;
+    }
+    if (cmd == "align") {
+      if (files.empty()) throw UsageError("align needs the test alignment file(s)", std::string("Usage: ") + kUsage);
+      if (gold.empty()) throw UsageError("align needs --gold FILE");
+      std::string fmt_name = align_format;
+      if (fmt_name == "auto") fmt_name = mm::detect_alignment_format(gold[0]);
+      if (fmt_name == "vecalign") {
+        mm::SentAlignScores s = mm::score_sentence_alignment_files(gold, files);
+        out.write("measure\tprecision\trecall\tf1\n");
+        out.write(fmt::format("strict\t{}\t{}\t{}\n", num(s.precision_strict), num(s.recall_strict), num(s.f1_strict)));
+        out.write(fmt::format("lax\t{}\t{}\t{}\n", num(s.precision_lax), num(s.recall_lax), num(s.f1_lax)));
+        ctx.set_count("test alignments", s.pcounts.tp_strict + s.pcounts.fp_strict);
+      } else if (fmt_name == "pharaoh") {
+        if (gold.size() != 1 || files.size() != 1) throw UsageError("word alignment takes one --gold and one TEST file");
+        mm::WordAlignScores w = mm::score_word_alignment_files(gold[0], files[0]);
+        out.write("links\tsure\tpossible\tprecision\trecall\taer\n");
+        out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", w.links, w.sure, w.possible, num(w.precision), num(w.recall),
+                              num(w.aer)));
+        ctx.set_count("links", w.links);
+      } else {
+        throw UsageError("--align-format must be vecalign, pharaoh or auto, not " + quote(align_format));
+      }
+      out.commit();
+      return;
+    }
+
+    // bleu / chrf / chrf++, possibly several separated by commas.
+    std::vector<std::unique_ptr<mm::Metric>> owned;
+    for (const std::string& name : split_commas(cmd)) {
+      if (name == "bleu") {
+        mm::BleuConfig b;
+        b.tokenizer = mm::parse_tokenizer(tokenize);
+        b.lowercase = lowercase;
+        b.smooth = mm::parse_smooth(smooth);
+        if (!smooth_value.empty()) {
+          char* end = nullptr;
+          b.smooth_value = std::strtod(smooth_value.c_str(), &end);
+          if (end != smooth_value.c_str() + smooth_value.size())
+            throw UsageError("--smooth-value must be a number, not " + quote(smooth_value));
+        }
+        b.max_order = max_order;
+        b.effective_order = eff || sentence;  // sacreBLEU's --sentence-level does the same
+        owned.push_back(std::make_unique<mm::Bleu>(b));
+      } else if (name == "chrf" || name == "chrf++") {
+        mm::ChrfConfig f;
+        f.char_order = char_order;
+        f.word_order = word_order >= 0 ? word_order : name == "chrf++" ? 2 : 0;
+        f.beta = beta;
+        f.lowercase = lowercase;
+        f.whitespace = whitespace;
+        f.eps_smoothing = eps;
+        owned.push_back(std::make_unique<mm::Chrf>(f));
+      } else {
+        throw UsageError("unknown subcommand " + quote(name), "use bleu, chrf, chrf++ (or several: bleu,chrf), mining or align");
+      }
+    }
+    std::vector<const mm::Metric*> metrics;
+    for (const auto& m : owned) metrics.push_back(m.get());
+
+    mm::CorpusSpec spec;
+    if (!tsv.empty()) {
+      // --tsv FILE: HYP... are column names (or numbers), --ref gives the reference columns.
+      spec.tsv = tsv;
+      spec.systems = files;
+      spec.refs = refs;
+      if (spec.systems.empty()) throw UsageError("with --tsv, name the hypothesis column (e.g. pc-eval bleu --tsv F -r trg_text x_mt)");
+    } else {
+      spec.systems = files.empty() ? std::vector<std::string>{"-"} : files;
+      spec.refs = refs;
+      for (const auto& r : refs) ctx.note_input(r);
+      if (files.empty()) ctx.check_stdin_not_terminal(kUsage);
+    }
+    if (paired_bs && spec.systems.size() < 2)
+      throw UsageError("--paired-bs needs a baseline and at least one system", "give two or more hypothesis files");
+    if (!paired_bs && spec.systems.size() > 1)
+      throw UsageError("one hypothesis input at a time", "to compare systems, add --paired-bs (the first is the baseline)");
+    if (paired_bs && sentence) throw UsageError("--sentence and --paired-bs cannot be combined");
+
+    mm::SignatureInfo si;
+    si.nrefs = static_cast<int>(spec.refs.size());
+    si.short_form = short_sig;
+    if (paired_bs) {
+      si.bootstrap = bs_n;
+      si.seed = std::to_string(c.seed);
+    }
+    mm::SentenceFormat sf{width, score_only, format == "json", {}};
+    for (const auto* m : metrics) sf.signatures.push_back(m->signature(si));
+    mm::CorpusOptions opt;
+    opt.keep_segment_stats = paired_bs;
+    if (sentence) {
+      opt.sentence = &sf;
+      opt.sink = [&](std::string_view s) { out.write(s); };
+    }
+    opt.progress = [&](uint64_t bytes, uint64_t n) { ctx.progress().update(bytes, n); };
+    mm::CorpusStats st = mm::score_corpus(spec, metrics, opt);
+    if (st.segments == 0)
+      throw Error("empty input: no segments to score", "check that the hypothesis file is not empty")
+          .at(spec.tsv.empty() ? spec.systems[0] : spec.tsv);
+    if (!sentence && !paired_bs) {
+      for (size_t m = 0; m < metrics.size(); ++m) {
+        const int64_t* s = st.totals[0][m].data();
+        out.write(sf.json ? mm::format_score_json(*metrics[m], s, sf.signatures[m], width)
+                          : mm::format_score_text(*metrics[m], s, sf.signatures[m], width, score_only));
+        out.put('\n');
+      }
+    } else if (paired_bs) {
+      out.write("system\tmetric\tscore\tmean\tci95\tp_value\tsignature\n");
+      for (size_t m = 0; m < metrics.size(); ++m) {
+        std::vector<const std::vector<int64_t>*> per_sys;
+        for (size_t s = 0; s < spec.systems.size(); ++s) per_sys.push_back(&st.segment_stats[s][m]);
+        auto res = mm::paired_bootstrap(*metrics[m], per_sys, st.segments, bs_n, c.seed);
+        for (size_t s = 0; s < res.size(); ++s)
+          out.write(fmt::format("{}\t{}\t{:.{}f}\t{:.{}f}\t{:.{}f}\t{}\t{}\n", spec.systems[s], metrics[m]->name(),
+                                res[s].score, width, res[s].mean, width, res[s].ci, width,
+                                s == 0 ? std::string("-") : fmt::format("{:.4f}", res[s].p_value), sf.signatures[m]));
+      }
+    }
+    out.commit();
+    ctx.set_count("segments", st.segments);
+  });
+}
