@@ -259,7 +259,7 @@ size_t reference_invalid_utf8(std::string_view s) {
 TEST_CASE("vectorised escaping and UTF-8 validation agree with byte-at-a-time references") {
   // Random strings over an alphabet rich in the bytes the scanners look for,
   // at every length around the 16-byte vector width.
-  const std::vector<std::string> pieces = {"a", "b", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\x01",
+  const std::vector<std::string> pieces = {"a", "b", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\x01", "\x1f", "\x7f",
                                            "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xef\xbf\xbe",
                                            "\xef\xbc\x81", "\xff", "\x80", "\xed\xa0\x80", "\xc0\xaf", "\xe2\x82"};
   uint64_t state = 12345;
