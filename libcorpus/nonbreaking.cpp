@@ -71,8 +71,9 @@ PrefixTable parse_prefix_table(std::string_view text, const std::string& name) {
       }
       continue;
     }
-    const bool numeric = w.back() == "#num";
-    for (size_t i = 0; i + (numeric ? 1 : 0) < w.size(); ++i) (numeric ? t.numeric : t.always).emplace(w[i]);
+    const bool numeric = w.back() == "#num", ends = w.back() == "#end";
+    auto& set = numeric ? t.numeric : ends ? t.ends : t.always;
+    for (size_t i = 0; i + (numeric || ends ? 1 : 0) < w.size(); ++i) set.emplace(w[i]);
   }
   return t;
 }

@@ -18,6 +18,7 @@ struct PrefixTable {
   std::unordered_set<std::string> always;   // "Dr", "e.g"
   std::unordered_set<std::string> numeric;  // only before a digit: "No"
   std::unordered_set<std::string> months;   // after an ordinal "3."
+  std::unordered_set<std::string> ends;     // may end a sentence: "etc", "т.д"
   bool ordinals = false;                    // "3. Oktober" is an ordinal
   std::string source;                       // "embedded" or the file's path
 

@@ -125,9 +125,14 @@ void Segmenter::split(std::string_view para, std::string_view lang, std::vector<
     L.it->setText(&m.ut, st);
     if (U_FAILURE(st)) throw Error(std::string("ICU cannot segment the text: ") + u_errorName(st));
     for (int32_t b = L.it->next(); b != icu::BreakIterator::DONE; b = L.it->next()) {
-      const auto ub = static_cast<size_t>(b);
+      auto ub = static_cast<size_t>(b);
       if (ub >= v.size()) break;
-      if (opt_.icu_only || keep_icu_boundary(v, ub, L.rules)) m.cuts.push_back(ub);
+      if (opt_.icu_only) {
+        m.cuts.push_back(ub);
+      } else if (keep_icu_boundary(v, ub, L.rules)) {
+        ub = move_past_spaced_closer(v, ub);
+        if (ub < v.size()) m.cuts.push_back(ub);
+      }
     }
     if (!opt_.icu_only) {
       const size_t n_icu = m.cuts.size();

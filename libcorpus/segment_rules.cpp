@@ -71,6 +71,21 @@ bool is_ascii_term(UChar32 c) { return c == '.' || c == '!' || c == '?'; }
 
 }  // namespace
 
+size_t move_past_spaced_closer(std::string_view s, size_t b) {
+  size_t nx;
+  UChar32 c = uc::at(s, b, &nx);
+  const int8_t t = u_charType(c);
+  const bool closing_only = c == ')' || c == ']' || t == U_END_PUNCTUATION || c == 0x00BB || c == 0x201D;
+  if (!closing_only || b == 0 || !uc::is_space(uc::before(s, b))) return b;
+  if (nx < s.size() && !uc::is_space(uc::at(s, nx))) return b;
+  while (nx < s.size()) {
+    size_t n2;
+    if (!uc::is_space(uc::at(s, nx, &n2))) break;
+    nx = n2;
+  }
+  return nx;
+}
+
 LanguageRules make_language_rules(std::string_view lang, const std::string& prefix_dir) {
   LanguageRules r;
   r.lang = base_language(lang);
@@ -105,6 +120,12 @@ bool keep_icu_boundary(std::string_view s, size_t b, const LanguageRules& r) {
   // space after it, unless CJK text follows.
   if (!spaced && is_ascii_term(t) && !uc::is_cjk(next)) return false;
 
+  // Japanese quotative: 「…？」と言った, 。」って.
+  if (!spaced && closed && r.lang == "ja") {
+    UErrorCode e = U_ZERO_ERROR;
+    if (uscript_getScript(next, &e) == USCRIPT_HIRAGANA) return false;
+  }
+
   // "?" or "!" before a lower-case word continues the sentence.
   if ((t == '!' || t == '?') && u_islower(next)) return false;
 
@@ -114,13 +135,31 @@ bool keep_icu_boundary(std::string_view s, size_t b, const LanguageRules& r) {
   std::string_view w = word_before(s, ts);
   if (w.empty()) return true;
   const PrefixTable& p = *r.prefixes;
-  if (p.always.count(std::string(w))) return false;
+  const std::string word(w);
+  if (p.ends.count(word)) return true;
+  if (p.always.count(word)) return false;
   size_t after_first;
   UChar32 first = uc::at(w, 0, &after_first);
+  if (u_isupper(first) && after_first < w.size()) {  // "Проф." at the start of a sentence: try "проф"
+    std::string lower;
+    char buf[4];
+    int32_t n = 0;
+    UBool err = false;
+    UChar32 lc = u_tolower(first);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+    U8_APPEND(reinterpret_cast<uint8_t*>(buf), n, 4, lc, err);
+#pragma GCC diagnostic pop
+    lower.assign(buf, static_cast<size_t>(n));
+    lower.append(w.substr(after_first));
+    if (!err && p.always.count(lower)) return false;
+  }
   if (after_first == w.size() && u_isupper(first)) return false;  // an initial: "J. R. R. Tolkien"
   if (dotted_acronym(w)) return false;
-  if (u_isdigit(next) && p.numeric.count(std::string(w))) return false;
-  if (p.ordinals && w.size() <= 3 && all_ascii_digits(w) && p.months.count(std::string(word_after(s, b))))
+  if (u_isdigit(next) && p.numeric.count(word)) return false;
+  // Ordinals: "am 3. Oktober", "im 19. Jahrhundert"; "bis 100. Mai" only before a month.
+  if (p.ordinals && all_ascii_digits(w) &&
+      ((w.size() <= 2 && u_isupper(next)) || (w.size() <= 3 && p.months.count(std::string(word_after(s, b))))))
     return false;
   return true;
 }
