@@ -120,7 +120,10 @@ std::optional<NormStep> norm_step_from_name(std::string_view name) {
 
 std::string norm_step_names() {
   std::string out;
-  for (const auto& [step, name] : kNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  for (const auto& [step, name] : kNames) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
   return out;
 }
 
@@ -285,7 +288,10 @@ Normalizer Normalizer::parse(std::string_view spec) {
 std::string Normalizer::spec() const {
   if (steps_.empty()) return "none";
   std::string out;
-  for (NormStep s : steps_) out += (out.empty() ? "" : ",") + std::string(norm_step_name(s));
+  for (NormStep s : steps_) {
+    if (!out.empty()) out += ',';
+    out += norm_step_name(s);
+  }
   return out;
 }
 

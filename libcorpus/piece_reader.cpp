@@ -24,9 +24,9 @@ bool sentence_mark_before(const std::string& s, size_t i) {
 
 }  // namespace
 
-PieceReader::PieceReader(ByteSource& src, size_t max_piece, bool skip_bad)
-    : src_(src), max_piece_(max_piece), skip_bad_(skip_bad) {
-  buf_.resize(std::max(max_piece + 1, size_t{1} << 16));
+PieceReader::PieceReader(ByteSource& src, size_t max_piece, bool pieces, bool skip_bad)
+    : src_(src), max_piece_(max_piece), pieces_(pieces), skip_bad_(skip_bad) {
+  buf_.resize(std::min(max_piece + 1, size_t{1} << 20));
 }
 
 bool PieceReader::fill() {
@@ -36,7 +36,10 @@ bool PieceReader::fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buf_.size()) return true;
+  if (end_ == buf_.size()) {
+    if (buf_.size() > max_piece_) return true;  // full: a piece is cut
+    buf_.resize(std::min(buf_.size() * 2, max_piece_ + 1));
+  }
   size_t r = src_.read(buf_.data() + end_, buf_.size() - end_);
   if (r == 0) {
     eof_ = true;
@@ -73,6 +76,9 @@ bool PieceReader::next(std::string& out) {
     }
     scan = begin_ + scanned;
   }
+  if (!pieces_)
+    throw Error("line longer than " + std::to_string(max_piece_) + " bytes", "is this a JSONL file?")
+        .at(src_.name(), line_no_ + 1);
   // Cut a piece of at most max_piece bytes.
   const size_t limit = begin_ + max_piece_;
   size_t cut = 0, space = 0;

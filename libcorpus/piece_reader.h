@@ -18,7 +18,9 @@ namespace corpus {
 
 class PieceReader {
  public:
-  PieceReader(ByteSource& src, size_t max_piece, bool skip_bad);
+  // With `pieces` false a line longer than max_piece is an Error instead.
+  // The buffer starts at 1 MiB and grows to max_piece + 1 only for long lines.
+  PieceReader(ByteSource& src, size_t max_piece, bool pieces, bool skip_bad);
 
   // Appends the next line or piece (see above) to `out`; false at the end.
   bool next(std::string& out);
@@ -33,6 +35,7 @@ class PieceReader {
 
   ByteSource& src_;
   size_t max_piece_;
+  bool pieces_;
   bool skip_bad_;
   std::string buf_;
   size_t begin_ = 0, end_ = 0;
