@@ -13,10 +13,14 @@ PACKAGES=(
   zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   # libcorpus: record formats (TMX via expat, JSONL via nlohmann-json)
   libexpat1-dev nlohmann-json3-dev
-  # libcorpus: Unicode (UTF-8 validation helpers, normalisation later)
+  # libcorpus: Unicode (sentence BreakIterator, normalisation, character properties)
   libicu-dev
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
+  # tests/bench (pc-split, issue 5): baselines run on the same gold set and
+  # text: Lingua::EN::Sentence, and Lingua::Sentence (Perl port of Moses'
+  # split-sentences.perl with its non-breaking prefixes)
+  liblingua-en-sentence-perl liblingua-sentence-perl
 )
 
 missing=()

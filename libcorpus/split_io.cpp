@@ -1,0 +1,145 @@
+#include "libcorpus/split_io.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "libcorpus/jsonl.h"
+#include "libcorpus/utf8.h"
+
+namespace corpus {
+
+namespace {
+
+bool no_lang(std::string_view l) { return l.empty() || l == "und" || l == "zxx"; }
+
+}  // namespace
+
+std::string_view effective_lang(std::string_view para_lang, std::string_view doc_lang, std::string_view fallback) {
+  if (!no_lang(para_lang)) return para_lang;
+  if (!no_lang(doc_lang)) return doc_lang;
+  return fallback;
+}
+
+size_t repair_utf8(std::string& s) {
+  size_t bad = 0;
+  if (s.find('\0') != std::string::npos) {
+    bad += static_cast<size_t>(std::count(s.begin(), s.end(), '\0'));
+    s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
+  }
+  size_t at = find_invalid_utf8(s);
+  if (at == std::string::npos) return bad;
+  std::string out = s.substr(0, at);
+  while (at != std::string::npos) {
+    out += "\xEF\xBF\xBD";
+    ++bad;
+    size_t from = at + 1;
+    std::string_view rest = std::string_view(s).substr(from);
+    size_t next = find_invalid_utf8(rest);
+    out.append(rest.substr(0, next));
+    at = next == std::string_view::npos ? std::string::npos : from + next;
+  }
+  s.swap(out);
+  return bad;
+}
+
+void SplitWorker::paragraph(std::string& para, std::string_view lang, std::vector<std::string>& sents,
+                            SplitCounts& n) {
+  if (!cfg_.norm.empty() && cfg_.norm.apply(para)) ++n.normalized;
+  ++n.paragraphs;
+  spans_.clear();
+  seg_.split(para, lang, spans_);
+  for (const Span& s : spans_) sents.emplace_back(para, s.begin, s.size());
+  n.sentences += spans_.size();
+}
+
+std::string SplitWorker::text_line(std::string_view line, bool first, std::string& out, SplitCounts& n) {
+  // PieceReader's marks: a leading '\n' continues the previous record, a
+  // trailing one is continued by the next.
+  const bool cont = !line.empty() && line.front() == '\n';
+  if (cont) line.remove_prefix(1);
+  const bool piece = !line.empty() && line.back() == '\n';
+  if (piece) line.remove_suffix(1);
+  if (!piece && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+  buf_.assign(line);
+  if (std::string msg = check_text(buf_); !msg.empty()) {
+    if (!cfg_.skip_bad) return msg;
+    repair_utf8(buf_);
+    ++n.repaired;
+  }
+  if (cfg_.keep_paragraphs && !first && !cont) out += '\n';
+  sents_.clear();
+  paragraph(buf_, cfg_.lang, sents_, n);
+  if (cont) --n.paragraphs;
+  for (const std::string& s : sents_) {
+    out += s;
+    out += '\n';
+  }
+  return {};
+}
+
+std::string SplitWorker::jsonl_line(std::string_view line, std::string& out, SplitCounts& n) {
+  std::string_view use = line;
+  if (find_invalid_utf8(line) != std::string_view::npos) {
+    if (!cfg_.skip_bad) return check_text(line);
+    buf_.assign(line);
+    repair_utf8(buf_);
+    ++n.repaired;
+    use = buf_;
+  }
+  Document doc;
+  if (std::string msg = parse_document(use, doc); !msg.empty()) {
+    if (!cfg_.skip_bad) return msg;
+    ++n.skipped;
+    return {};
+  }
+  const std::string doc_lang = doc.lang();
+  std::vector<std::string_view> para_langs;
+  if (auto it = doc.json.find("para_langs"); it != doc.json.end() && !it->is_null()) {
+    bool ok = it->is_array();
+    if (ok)
+      for (const auto& v : *it) ok = ok && v.is_string();
+    if (!ok) {
+      if (!cfg_.skip_bad) return "\"para_langs\" must be an array of strings";
+      ++n.skipped;
+      return {};
+    }
+    for (const auto& v : *it) para_langs.emplace_back(v.get_ref<const std::string&>());
+  }
+  const std::string text = doc.text();
+  size_t n_paras = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  if (!para_langs.empty() && para_langs.size() != n_paras) {
+    std::string msg = "\"para_langs\" has " + std::to_string(para_langs.size()) + " entries but \"text\" has " +
+                      std::to_string(n_paras) + " paragraphs";
+    if (!cfg_.skip_bad) return msg;
+    ++n.skipped;
+    return {};
+  }
+  nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
+  nlohmann::ordered_json sent_para = nlohmann::ordered_json::array();
+  std::string new_text;
+  size_t from = 0;
+  for (size_t p = 0; p < n_paras; ++p) {
+    size_t nl = text.find('\n', from);
+    std::string para = text.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+    from = nl + 1;
+    sents_.clear();
+    paragraph(para, effective_lang(para_langs.empty() ? "" : para_langs[p], doc_lang, cfg_.lang), sents_, n);
+    for (std::string& s : sents_) {
+      sentences.push_back(std::move(s));
+      sent_para.push_back(p);
+    }
+    if (!cfg_.norm.empty()) {
+      if (p > 0) new_text += '\n';
+      new_text += para;
+    }
+  }
+  if (!cfg_.norm.empty()) doc.json["text"] = std::move(new_text);
+  doc.json["sentences"] = std::move(sentences);
+  doc.json["sent_para"] = std::move(sent_para);
+  out += serialize_document(doc);
+  out += '\n';
+  return {};
+}
+
+}  // namespace corpus
