@@ -279,7 +279,6 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
             st.count("language not kept");
             continue;
           }
-          st.count("written");
           ++st.docs;
           ++per_lang[lang];
           cb.write(lang, line.substr(t2 + 1));
