@@ -27,7 +27,7 @@
 namespace corpus {
 
 struct IngestOptions {
-  std::vector<std::string> mimes{"text/html", "application/xhtml+xml"};  // kept MIME types
+  std::vector<std::string> mimes{"text/html", "application/xhtml+xml", "text/plain"};  // kept MIME types
   uint64_t max_size = 20u << 20;     // larger records / decoded bodies are bad input
   bool skip_bad = false;             // count and skip bad records instead of stopping
   std::vector<std::string> langs;    // keep only these document languages (empty: all)

@@ -39,7 +39,7 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
     x.bad = true;
     x.outcome = "bad";
     x.message = x.is_warc ? fmt::format("record {}{}: {}", x.number, x.url.empty() ? "" : " (" + x.url + ")", what)
-                          : fmt::format("{}: {}", x.url.empty() ? x.input : x.url, what);
+                          : x.url == x.input ? what : fmt::format("{}: {}", x.url, what);
     return x;
   };
   if (!it.bad.empty()) {
@@ -52,6 +52,11 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
     return bad(fmt::format("{} is over the size limit ({}; see --max-size)", human_size(it.length),
                            human_size(o.max_size)));
 
+  // robots.txt is crawl metadata, not a document (crawlers store it in WARCs).
+  if (x.url.size() >= 11 && x.url.compare(x.url.size() - 11, 11, "/robots.txt") == 0) {
+    x.outcome = "robots.txt";
+    return x;
+  }
   std::string body_storage;
   std::string_view body;
   std::string header_charset;
@@ -91,7 +96,7 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
     }
   } else {
     x.mime = mime_for_filename(it.url);
-    if (x.mime.empty()) {
+    if (x.mime.empty() || std::find(o.mimes.begin(), o.mimes.end(), x.mime) == o.mimes.end()) {
       x.outcome = "MIME type not kept";
       return x;
     }

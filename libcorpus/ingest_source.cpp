@@ -218,6 +218,25 @@ class FileItems : public ItemSource {
   uint64_t pos_ = 0;
 };
 
+// An input of no known kind: one bad item, so that --skip-bad can go on.
+class UnknownInput : public ItemSource {
+ public:
+  explicit UnknownInput(std::string path) : path_(std::move(path)) {}
+  bool next(IngestItem& it) override {
+    if (done_) return false;
+    done_ = true;
+    it = IngestItem{};
+    it.input = path_;
+    it.bad = "not a WARC file, a tar or zip archive, a folder, or an .html/.txt file";
+    return true;
+  }
+  uint64_t position() const override { return 0; }
+
+ private:
+  std::string path_;
+  bool done_ = false;
+};
+
 }  // namespace
 
 std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_size) {
@@ -241,9 +260,7 @@ std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_siz
     return std::make_unique<ArchiveItems>(std::move(src), max_size);
   if (path != "-" && !mime_for_filename(path).empty())
     return std::make_unique<FileItems>(std::vector<std::string>{path}, path, max_size);
-  throw Error("not a WARC file, a tar or zip archive, a folder, or an .html/.txt file",
-              "pc-ingest reads WARC (gz, zst, plain), tar, zip, folders, and files named *.html or *.txt")
-      .at(path == "" ? "-" : path);
+  return std::make_unique<UnknownInput>(path.empty() ? "-" : path);
 }
 
 }  // namespace corpus

@@ -135,6 +135,7 @@ bool WarcReader::next(WarcRecord& rec) {
     }
   }
   if (!have_length) throw Error(fmt::format("record {}: no Content-Length header", rec.number)).at(name());
+  block_start_ = consumed_ + pos_;
   if (rec.content_length > max_block_) {
     rec.oversize = true;
     skip(rec.content_length);
@@ -158,6 +159,9 @@ bool WarcReader::next(WarcRecord& rec) {
 }
 
 bool WarcReader::resync() {
+  // Search from the start of the bad record's block when it is still
+  // buffered: a Content-Length that is too long swallowed the next header.
+  if (block_start_ >= consumed_ && block_start_ - consumed_ < pos_) pos_ = static_cast<size_t>(block_start_ - consumed_);
   for (;;) {
     size_t hit = buf_.find("\nWARC/1.", pos_ == 0 ? 0 : pos_ - 1);
     if (hit != std::string::npos) {

@@ -63,6 +63,7 @@ class WarcReader {
   bool eof_ = false;
   uint64_t consumed_ = 0;  // bytes consumed before buf_[pos_]
   uint64_t number_ = 0;
+  uint64_t block_start_ = 0;  // stream offset of the last record's block
 };
 
 enum class WarcCompression { kNone, kGzip, kZstd };

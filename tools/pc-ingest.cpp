@@ -52,11 +52,11 @@ int main(int argc, char** argv) {
                "pc-ingest [options] [FILE|FOLDER...]");
   cli::Common c;
   IngestOptions o;
-  std::string langs, split_dir, split_suffix = ".jsonl", mimes = "text/html,application/xhtml+xml", max_size = "20M";
+  std::string langs, split_dir, split_suffix = ".jsonl", mimes = "text/html,application/xhtml+xml,text/plain", max_size = "20M";
   bool no_dedup = false, no_boilerplate = false;
   int repeat_pages = static_cast<int>(o.repeat_min_pages), short_chars = static_cast<int>(o.bp.short_chars);
   app.group("Selection");
-  app.option("mime", "LIST", &mimes, "MIME types kept, comma-separated (text/plain adds plain-text responses)");
+  app.option("mime", "LIST", &mimes, "MIME types kept, comma-separated (files: .html/.htm/.xhtml are text/html, .txt text/plain)");
   app.option("max-size", "SIZE", &max_size, "largest record or decoded body; larger ones are bad input");
   app.option("lang", "LIST", &langs, "keep only documents in these languages, comma-separated (e.g. en,fr)");
   app.option("min-lang-percent", "N", &o.min_lang_percent, "CLD2 share (percent) below which a language is und");
