@@ -52,19 +52,19 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
     return bad(fmt::format("{} is over the size limit ({}; see --max-size)", human_size(it.length),
                            human_size(o.max_size)));
 
+  std::string body_storage;
+  std::string_view body;
+  std::string header_charset;
+  if (it.is_warc && it.warc_type != "response" && it.warc_type != "resource") {
+    x.outcome = "not a response";
+    return x;
+  }
   // robots.txt is crawl metadata, not a document (crawlers store it in WARCs).
   if (x.url.size() >= 11 && x.url.compare(x.url.size() - 11, 11, "/robots.txt") == 0) {
     x.outcome = "robots.txt";
     return x;
   }
-  std::string body_storage;
-  std::string_view body;
-  std::string header_charset;
   if (it.is_warc) {
-    if (it.warc_type != "response" && it.warc_type != "resource") {
-      x.outcome = "not a response";
-      return x;
-    }
     if (it.warc_type == "response") {
       HttpResponse r;
       std::string err = parse_http_response(it.data, r);

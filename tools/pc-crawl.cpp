@@ -96,15 +96,16 @@ int main(int argc, char** argv) {
                "pc-crawl [options] -o OUT.warc.gz URL...");
   cli::Common c;
   CrawlOptions o;
-  std::string include, exclude, sitemaps, accept = "text/html,application/xhtml+xml,text/plain";
+  std::vector<std::string> include, exclude;
+  std::string sitemaps, accept = "text/html,application/xhtml+xml,text/plain";
   std::string max_bytes = "0", max_body = "10M", state_path, seeds_file;
   std::string user_agent = "pc-crawl/" + sysinfo::version() + " (paracorp)";
   bool no_sitemaps = false;
   int max_pages = 0;
   app.group("Scope");
   app.option("scope", "MODE", &o.scope, "host (a seed's host), domain (and its subdomains) or prefix (under a seed URL)");
-  app.option("include", "REGEX", &include, "only URLs matching this ECMAScript regex (searched anywhere)");
-  app.option("exclude", "REGEX", &exclude, "no URLs matching this regex");
+  app.option("include", "REGEX", &include, "only URLs matching this ECMAScript regex (searched anywhere; repeatable: any may match)");
+  app.option("exclude", "REGEX", &exclude, "no URLs matching this regex (repeatable)");
   app.option("seeds", "FILE", &seeds_file, "more seed URLs, one per line");
   app.option("sitemap", "LIST", &sitemaps, "sitemap URLs to read besides robots.txt's Sitemap lines, comma-separated");
   app.flag("no-sitemaps", &no_sitemaps, "ignore the Sitemap lines of robots.txt");
@@ -137,8 +138,8 @@ int main(int argc, char** argv) {
     if (o.seeds.empty()) throw UsageError("no seed URL given", "pc-crawl -o site.warc.gz http://example.org/");
     for (auto& s : o.seeds)
       if (s.find("://") == std::string::npos) throw UsageError("seed " + quote(s) + " is not a URL (give http://...)");
-    o.include = split_list(include);
-    o.exclude = split_list(exclude);
+    o.include = include;
+    o.exclude = exclude;
     o.sitemaps = split_list(sitemaps);
     o.use_sitemaps = !no_sitemaps;
     o.fetch.accept_types = split_list(accept);

@@ -65,4 +65,16 @@ want = {l: len(glob.glob(os.path.join(sys.argv[2], l, "*.html"))) for l in ("en"
 assert dict(got) == want, f"documents per language {dict(got)} != pages per language {want}"
 print(f"ok: documents per language {dict(sorted(got.items()))}")
 PY
-echo "ok: crawl + ingest integration"
+
+# Resume: a crawl stopped by --max-pages carries on from its state file and
+# ends with the same documents, each page fetched once.
+"$bin/pc-crawl" -q --delay 0.01 --max-pages 20 --state "$work/state" -o "$work/r.warc.zst" "$base/"
+grep -q '"warc_bytes"' "$work/state" || fail "no state saved"
+"$bin/pc-crawl" -q --delay 0.01 --state "$work/state" -o "$work/r.warc.zst" "$base/"
+zstdcat "$work/r.warc.zst" | grep -a -c '^WARC-Type: warcinfo' | grep -qx 1 || fail "resumed WARC has a second warcinfo"
+"$bin/pc-ingest" -q "$work/r.warc.zst" -o "$work/r.jsonl"
+[ "$(zstdcat "$work/r.warc.zst" | grep -a '^WARC-Target-URI: .*/fr/ch02-s3.html' | wc -l)" = 2 ] || fail "a page fetched twice (or never) across the resume"
+cmp <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/r.jsonl") \
+    <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/docs.jsonl") ||
+  fail "the resumed crawl gives other documents"
+echo "ok: crawl + ingest integration (and resume)"
