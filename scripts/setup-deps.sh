@@ -15,6 +15,12 @@ PACKAGES=(
   libexpat1-dev nlohmann-json3-dev
   # libcorpus: Unicode (sentence BreakIterator, normalisation, character properties)
   libicu-dev
+  # pc-crawl / pc-ingest: HTTP (libcurl), HTML (gumbo), charset detection
+  # (uchardet; conversion by ICU), language ID (CLD2), tar/zip (libarchive),
+  # digests (xxhash)
+  libcurl4-openssl-dev libgumbo-dev libuchardet-dev libcld2-dev libarchive-dev libxxhash-dev
+  # data/samples/site: the Debian Reference in English, French, German, Spanish, Japanese
+  debian-reference-en debian-reference-fr debian-reference-de debian-reference-es debian-reference-ja
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
   # tests/bench (pc-split, issue 5): baselines run on the same gold set and

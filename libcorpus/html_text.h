@@ -1,0 +1,47 @@
+// HTML -> text with block structure, through a real HTML5 parser (gumbo).
+//
+// Block elements (p, div, h1-h6, li, td, pre lines, ...) end a paragraph; text
+// inside inline elements joins its block with white space collapsed. script,
+// style, nav, header, footer, aside, form, noscript, template, iframe, svg,
+// select, button and the <head> (but its <title>) are dropped. Each block
+// remembers how much of its text sits inside <a> (link density), which the
+// boilerplate step uses. Links (<a href>, <link rel=alternate hreflang>) are
+// collected on request for the crawler.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace corpus {
+
+struct HtmlBlock {
+  std::string text;       // one paragraph, white space collapsed, no '\n'
+  uint32_t chars = 0;     // code points in text
+  uint32_t link_chars = 0;  // code points inside <a>
+  bool heading = false;   // h1-h6
+};
+
+struct HtmlLink {
+  std::string href;      // as written (relative or absolute)
+  std::string hreflang;  // for <link rel=alternate hreflang> and <a hreflang>
+  bool alternate = false;  // <link rel="alternate" hreflang=...>
+};
+
+struct HtmlPage {
+  std::string title;
+  std::string lang;      // <html lang>
+  std::string base;      // <base href>
+  std::vector<HtmlBlock> blocks;
+  std::vector<HtmlLink> links;
+};
+
+// `html` must be UTF-8. Never throws on malformed HTML (the parser recovers
+// as browsers do).
+HtmlPage html_to_text(std::string_view html, bool want_links);
+
+// Plain text -> blocks: one block per non-empty line, white space collapsed.
+HtmlPage plain_text_blocks(std::string_view text);
+
+}  // namespace corpus

@@ -1,0 +1,291 @@
+#include "libcorpus/ingest.h"
+
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "libcorpus/digest.h"
+#include "libcorpus/error.h"
+#include "libcorpus/ingest_extract.h"
+#include "libcorpus/ingest_source.h"
+#include "libcorpus/langid.h"
+#include "libcorpus/line_pipeline.h"
+#include "libcorpus/line_reader.h"
+
+namespace corpus {
+
+using json = nlohmann::ordered_json;
+
+void IngestStats::count(const std::string& outcome, uint64_t n) {
+  for (auto& [k, v] : outcomes)
+    if (k == outcome) {
+      v += n;
+      return;
+    }
+  outcomes.emplace_back(outcome, n);
+}
+
+std::string url_host(std::string_view url) {
+  size_t s = url.find("://");
+  if (s == std::string_view::npos) return "";
+  url.remove_prefix(s + 3);
+  size_t e = url.find_first_of("/?#");
+  std::string_view auth = url.substr(0, e);
+  size_t at = auth.rfind('@');
+  if (at != std::string_view::npos) auth.remove_prefix(at + 1);
+  std::string h(auth);
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return h;
+}
+
+namespace {
+
+// The spool between the passes: an unnamed temporary file (tmpfile(3)),
+// gone when closed, also after a crash.
+class Spool : public ByteSource {
+ public:
+  Spool() : f_(std::tmpfile()) {
+    if (!f_) throw Error("cannot create a temporary file: " + errno_text(errno), "set TMPDIR to a writable folder");
+  }
+  ~Spool() override { std::fclose(f_); }
+  void write(std::string_view s) {
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
+      throw Error("cannot write the temporary file: " + errno_text(errno), "is TMPDIR full?");
+  }
+  void rewind() {
+    if (std::fflush(f_) != 0) throw Error("cannot write the temporary file: " + errno_text(errno));
+    std::rewind(f_);
+  }
+  size_t read(char* buf, size_t n) override {
+    size_t got = std::fread(buf, 1, n, f_);
+    if (got == 0 && std::ferror(f_)) throw Error("cannot read the temporary file: " + errno_text(errno));
+    read_ += got;
+    return got;
+  }
+  const std::string& name() const override { return name_; }
+  Compression compression() const override { return Compression::kNone; }
+  uint64_t raw_bytes_read() const override { return read_; }
+  std::optional<uint64_t> raw_size() const override { return std::nullopt; }
+
+ private:
+  std::FILE* f_;
+  std::string name_ = "(spool)";
+  uint64_t read_ = 0;
+};
+
+struct Work {
+  IngestItem item;
+  Extracted x;
+};
+
+// Counts, per host, the pages that carry each paragraph.
+class RepeatTable {
+ public:
+  void add_page(const std::string& host, const std::vector<uint64_t>& hashes) {
+    uint64_t hh = hash64(host);
+    ++pages_[hh];
+    seen_.clear();
+    for (uint64_t h : hashes)
+      if (seen_.insert(h).second) ++count_[key(hh, h)];
+  }
+  // True when the paragraph is on too many pages of its host.
+  bool repeated(const std::string& host, uint64_t h, uint32_t min_pages, double fraction) const {
+    uint64_t hh = hash64(host);
+    auto p = pages_.find(hh);
+    auto c = count_.find(key(hh, h));
+    if (p == pages_.end() || c == count_.end()) return false;
+    double need = std::max<double>(min_pages, std::ceil(fraction * p->second));
+    return c->second >= need;
+  }
+
+ private:
+  static uint64_t key(uint64_t host, uint64_t h) { return h ^ (host * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL); }
+  std::unordered_map<uint64_t, uint32_t> pages_;
+  std::unordered_map<uint64_t, uint32_t> count_;
+  std::unordered_set<uint64_t> seen_;
+};
+
+std::string spool_line(const Extracted& x) {
+  json j;
+  j["url"] = x.url;
+  j["host"] = x.host;
+  j["title"] = x.title;
+  j["paras"] = x.paras;
+  j["hashes"] = x.hashes;
+  j["mime"] = x.mime;
+  j["charset"] = x.charset;
+  j["date"] = x.date;
+  j["input"] = x.input;
+  j["is_warc"] = x.is_warc;
+  j["offset"] = x.offset;
+  j["length"] = x.length;
+  std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  s += '\n';
+  return s;
+}
+
+// Pass 2 for one spooled document: a line "D\toutcome" (dropped) or
+// "K\tlang\tdigest\tjson".
+void finish_document(std::string_view line, const RepeatTable& rep, const IngestOptions& o, std::string& out) {
+  json in = json::parse(line);
+  const std::string& host = in["host"].get_ref<const std::string&>();
+  const auto& paras = in["paras"];
+  const auto& hashes = in["hashes"];
+  std::string text;
+  json para_langs = json::array();
+  for (size_t i = 0; i < paras.size(); ++i) {
+    if (o.boilerplate && rep.repeated(host, hashes[i].get<uint64_t>(), o.repeat_min_pages, o.repeat_fraction))
+      continue;
+    const std::string& p = paras[i].get_ref<const std::string&>();
+    if (!text.empty()) text += '\n';
+    text += p;
+    para_langs.push_back(identify_language(p, o.min_lang_percent).lang);
+  }
+  if (text.empty()) {
+    out += "D\tboilerplate only\n";
+    return;
+  }
+  LangGuess g = identify_language(text, o.min_lang_percent);
+  Digest128 d = digest128(text);
+  json doc;
+  doc["url"] = in["url"];
+  doc["lang"] = g.lang;
+  doc["lang_score"] = std::round(g.score * 100) / 100;
+  if (!in["title"].get_ref<const std::string&>().empty()) doc["title"] = in["title"];
+  doc["text"] = std::move(text);
+  doc["para_langs"] = std::move(para_langs);
+  doc["mime"] = in["mime"];
+  doc["charset"] = in["charset"];
+  if (!in["date"].get_ref<const std::string&>().empty()) doc["date"] = in["date"];
+  doc["digest"] = digest_text(d);
+  if (in["is_warc"].get<bool>())
+    doc["warc"] = json{{"file", in["input"]}, {"offset", in["offset"]}, {"length", in["length"]}};
+  out += "K\t";
+  out += g.lang;
+  out += '\t';
+  out += fmt::format("{:016x}{:016x}", d.hi, d.lo);
+  out += '\t';
+  out += doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += '\n';
+}
+
+}  // namespace
+
+IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptions& o, const IngestCallbacks& cb) {
+  IngestStats st;
+  Spool spool;
+  RepeatTable rep;
+  const size_t tokens = static_cast<size_t>(std::max(2, 4 * tbb::this_task_arena::max_concurrency()));
+
+  // ---- pass 1 ----
+  size_t next_input = 0;
+  std::unique_ptr<ItemSource> src;
+  uint64_t done_bytes = 0;
+  uint64_t candidates = 0;
+  auto position = [&] { return done_bytes + (src ? src->position() : 0); };
+  tbb::parallel_pipeline(
+      tokens,
+      tbb::make_filter<void, std::shared_ptr<Work>>(
+          tbb::filter_mode::serial_in_order,
+          [&](tbb::flow_control& fc) -> std::shared_ptr<Work> {
+            auto w = std::make_shared<Work>();
+            for (;;) {
+              if (!src) {
+                if (next_input == inputs.size()) {
+                  fc.stop();
+                  return nullptr;
+                }
+                src = open_items(inputs[next_input++], o.max_size);
+              }
+              if (src->next(w->item)) return w;
+              done_bytes += src->position();
+              src.reset();
+            }
+          }) &
+          tbb::make_filter<std::shared_ptr<Work>, std::shared_ptr<Work>>(
+              tbb::filter_mode::parallel,
+              [&](std::shared_ptr<Work> w) {
+                w->x = extract_item(w->item, o);
+                w->item.data = std::string();
+                return w;
+              }) &
+          tbb::make_filter<std::shared_ptr<Work>, void>(
+              tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Work> w) {
+                ++st.records;
+                const Extracted& x = w->x;
+                if (x.bad) {
+                  if (!o.skip_bad)
+                    throw Error(x.message, "--skip-bad skips bad records and counts them").at(x.input);
+                  st.count("bad (skipped)");
+                  if (cb.skipped) cb.skipped(x.input + ": " + x.message);
+                } else if (!x.outcome.empty()) {
+                  st.count(x.outcome);
+                } else {
+                  if (o.boilerplate) rep.add_page(x.host, x.hashes);
+                  spool.write(spool_line(x));
+                  ++candidates;
+                }
+                if (cb.progress) cb.progress(position(), st.records);
+              }));
+
+  // ---- pass 2 ----
+  spool.rewind();
+  LineReader reader(spool);
+  LinePipelineSource lsrc;
+  lsrc.next = [&](std::string& out) {
+    std::string_view line;
+    if (!reader.next(line)) return false;
+    out.append(line);
+    return true;
+  };
+  lsrc.line_number = [&] { return reader.line_number(); };
+  DigestSet seen;
+  std::map<std::string, uint64_t> per_lang;
+  run_line_pipeline(
+      lsrc, 1 << 20,
+      [&](LineBatch& b) {
+        for (size_t i = 0; i < b.size(); ++i) finish_document(b.line(i), rep, o, b.out);
+      },
+      [&](LineBatch& b) {
+        std::string_view all = b.out;
+        while (!all.empty()) {
+          size_t nl = all.find('\n');
+          std::string_view line = all.substr(0, nl);
+          all.remove_prefix(nl + 1);
+          if (line[0] == 'D') {
+            st.count(std::string(line.substr(2)));
+            continue;
+          }
+          size_t t1 = line.find('\t', 2), t2 = line.find('\t', t1 + 1);
+          std::string lang(line.substr(2, t1 - 2));
+          std::string_view hex = line.substr(t1 + 1, t2 - t1 - 1);
+          Digest128 d{std::stoull(std::string(hex.substr(16, 16)), nullptr, 16),
+                      std::stoull(std::string(hex.substr(0, 16)), nullptr, 16)};
+          if (o.dedup && !seen.insert(d)) {
+            st.count("duplicate");
+            continue;
+          }
+          if (!o.langs.empty() && std::find(o.langs.begin(), o.langs.end(), lang) == o.langs.end()) {
+            st.count("language not kept");
+            continue;
+          }
+          ++st.docs;
+          ++per_lang[lang];
+          cb.write(lang, line.substr(t2 + 1));
+        }
+      });
+  st.langs.assign(per_lang.begin(), per_lang.end());
+  return st;
+}
+
+}  // namespace corpus

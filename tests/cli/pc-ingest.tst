@@ -1,0 +1,56 @@
+# pc-ingest golden tests: NAME <TAB> EXIT <TAB> STDOUT <TAB> STDERR <TAB> COMMAND
+# (format: see run-golden.sh). Fixtures: tests/data/ingest (made by make-fixtures.py).
+# text.py prints one field of every document: python3 -c ... FIELD
+
+# --- conventions ---
+help-stdout	0	~^Usage:   pc-ingest	empty	pc-ingest --help
+help-golden	0	@pc-ingest.help	empty	taskset -c 0 pc-ingest -h
+help-table	0	~^-j\t--threads\tN\t	empty	pc-ingest --help-table
+unknown-option	2	empty	~^pc-ingest: unrecognised option '--bogus'	pc-ingest --bogus
+bad-max-size	2	empty	~--max-size must be a size such as 20M	pc-ingest --max-size lots $DATA/ingest/latin1.html
+bad-split-suffix	2	empty	~--split-suffix must be	pc-ingest --split-by-lang d --split-suffix .txt $DATA/ingest/latin1.html
+missing-input	1	empty	~^pc-ingest: nofile.warc: No such file or directory	pc-ingest nofile.warc
+empty-input	0	empty	~0 records, 0 docs	pc-ingest < /dev/null
+stdin-terminal-usage	2	empty	~no input given and stdin is a terminal	script -qec 'pc-ingest' /dev/null | tr -d '\r' >&2; exit ${PIPESTATUS[0]}
+broken-pipe-quiet	0	-	empty	pc-ingest $SAMPLES/site | head -c 100 > /dev/null
+
+# --- HTML -> text on the sample site: body paragraphs, no navigation or footer ---
+sample-page-text-golden	0	@ingest-pr01-s2.txt	-	pc-ingest $SAMPLES/site/en/pr01-s2.html | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["text"])'
+sample-page-no-boilerplate	0	!(paracorp sample site|Staff area|Site footer|GPL-2\+|off-site|Contents|Français|Deutsch)	-	pc-ingest $SAMPLES/site/en/pr01-s2.html $SAMPLES/site/fr/pr01-s2.html $SAMPLES/site/de/ch02-s1.html | python3 -c 'import json,sys; [print(json.loads(l)["text"]) for l in sys.stdin]'
+sample-site-langs	0	-	~1 robots.txt, .*13 docs de, 14 docs en, 13 docs es, 13 docs fr, 13 docs ja	pc-ingest $SAMPLES/site -o docs.jsonl && [ $(grep -c '"lang":"ja"' docs.jsonl) = 13 ]
+para-langs-per-paragraph	0	~^ok$	-	pc-ingest $SAMPLES/site/ja/pr01-s2.html | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); n=d["text"].count(chr(10))+1; assert len(d["para_langs"])==n and "ja" in d["para_langs"] and d["lang"]=="ja" and d["lang_score"]>0.5; print("ok")'
+title-kept	0	~"title":"2..?.?What is Debian"	-	pc-ingest $SAMPLES/site/en/pr01-s2.html
+lang-filter	0	-	~13 language not kept, 13 docs, 13 docs fr	pc-ingest --lang fr $SAMPLES/site/en $SAMPLES/site/fr -o x.jsonl && ! grep -q '"lang":"en"' x.jsonl
+split-by-lang	0	empty	-	pc-ingest -q --split-by-lang out $SAMPLES/site && ls out | tr '\n' ' ' | grep -qx 'de.jsonl en.jsonl es.jsonl fr.jsonl ja.jsonl ' && [ $(wc -l < out/fr.jsonl) = 13 ] && ! ls -a out | grep -q tmp
+split-by-lang-compressed	0	empty	-	pc-ingest -q --split-by-lang out --split-suffix .jsonl.zst $SAMPLES/site && [ $(zstdcat out/ja.jsonl.zst | wc -l) = 13 ]
+split-by-lang-low-fd-limit	0	empty	-	ulimit -n 16 && pc-ingest -q -j2 --split-by-lang out $SAMPLES/site $SAMPLES/site && [ $(wc -l < out/en.jsonl) = 14 ]
+dedup-by-digest	0	-	~66 duplicate, 66 docs	pc-ingest $SAMPLES/site $SAMPLES/site > /dev/null
+no-dedup	0	-	~132 docs	pc-ingest --no-dedup $SAMPLES/site $SAMPLES/site > /dev/null
+threads-identical	0	empty	-	pc-ingest -q -j1 $SAMPLES/site > a && pc-ingest -q -j2 $SAMPLES/site > b && cmp a b && [ $(wc -l < a) -gt 60 ]
+tar-and-zip	0	-	-	tar -C $SAMPLES/site -cf s.tar en fr && (cd $SAMPLES/site && python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1],"w"); [z.write(f) for f in sys.argv[2:]]' $OLDPWD/s.zip de/index.html de/ch02-s1.html) && pc-ingest -q s.tar s.zip > d && [ $(grep -c '"lang":"fr"' d) = 13 ] && [ $(grep -c '"lang":"de"' d) = 2 ] && grep -q '"url":"s.tar!/en/index.html"' d
+warc-roundtrip-gz-zst	0	-	-	zstd -q -c $DATA/ingest/charset.warc > c.warc.zst && gzip -c $DATA/ingest/charset.warc > c.warc.gz && pc-ingest -q --no-dedup $DATA/ingest/charset.warc > a && pc-ingest -q --no-dedup c.warc.zst > b && pc-ingest -q --no-dedup c.warc.gz > c && cmp <(grep -v '"file"' a | wc -l) <(grep -v '"file"' b | wc -l) && [ $(wc -l < c) = 4 ]
+
+# --- charsets: ISO-8859-1 and Shift-JIS, with and without a charset header ---
+latin1-with-header	0	~Le café crème de Noël coûte trois euros	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep latin1-header
+latin1-without-header	0	~Le café crème de Noël coûte trois euros	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep latin1-none
+sjis-with-header	0	~"charset":"shift_jis".*|日本語のテキストです。これは文字コード	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep sjis-header | grep '"lang":"ja"'
+sjis-without-header	0	~日本語のテキストです。これは文字コードの検出	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep sjis-none | grep '"lang":"ja"'
+latin1-file-detected	0	~"lang":"fr".*Le café crème	-	pc-ingest $DATA/ingest/latin1.html
+sjis-file-detected	0	~"lang":"ja".*東京都の天気は晴れ	-	pc-ingest $DATA/ingest/sjis.html
+all-valid-utf8	0	empty	-	pc-ingest -q --no-dedup $DATA/ingest/charset.warc $DATA/ingest/*.html 2>/dev/null | iconv -f UTF-8 -t UTF-8 > /dev/null; pc-ingest -q --no-dedup $DATA/ingest/charset.warc | python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); assert "\ufffd" not in t and "Ã" not in t'
+
+# --- bad input: a clear message, a count, exit 1; --skip-bad continues ---
+truncated-warc-gz	1	empty	~truncated.warc.gz: truncated gzip data.*--skip-bad	pc-ingest $DATA/ingest/truncated.warc.gz -o out.jsonl; r=$?; [ ! -e out.jsonl ] || exit 97; exit $r
+truncated-warc-gz-skip	0	-	~1 bad \(skipped\)	pc-ingest --skip-bad $DATA/ingest/truncated.warc.gz
+truncated-warc-zst	1	empty	~truncated	head -c 400 $DATA/ingest/charset.warc | zstd -q -c | head -c 150 > t.warc.zst; pc-ingest t.warc.zst
+wrong-content-length	1	empty	~wrong-length.warc: record 2: wrong Content-Length \(326\)	pc-ingest $DATA/ingest/wrong-length.warc
+wrong-content-length-skip	0	~example.org/three	~3 records, 1 bad \(skipped\), 2 docs	pc-ingest --skip-bad $DATA/ingest/wrong-length.warc
+gzip-bomb-body	1	empty	~bomb.warc: record 1 \(http://example.org/bomb\): the decoded body is over the size limit	pc-ingest --max-size 1M $DATA/ingest/bomb.warc
+gzip-bomb-body-skip	0	empty	~1 records, 1 bad \(skipped\), 0 docs	pc-ingest --skip-bad --max-size 1M $DATA/ingest/bomb.warc
+html-100mb	1	empty	~big.html: 100000000 bytes is over the size limit	head -c 100000000 /dev/zero | tr '\0' a > big.html && pc-ingest big.html
+html-100mb-skip	0	~"lang":"fr"	~2 records, 1 bad \(skipped\), 1 docs	head -c 100000000 /dev/zero | tr '\0' a > big.html && pc-ingest --skip-bad big.html $DATA/ingest/latin1.html
+binary-garbage	1	empty	~garbage.bin: not a WARC file, a tar or zip archive	pc-ingest $DATA/ingest/garbage.bin
+binary-garbage-skip	0	-	~2 records, 1 bad \(skipped\), 1 docs	pc-ingest --skip-bad $DATA/ingest/garbage.bin $DATA/ingest/sjis.html
+binary-named-html	1	empty	~garbage.html: binary data	cp $DATA/ingest/garbage.bin garbage.html && pc-ingest garbage.html
+nul-bytes	1	empty	~nul.html: binary data \(NUL bytes\)	pc-ingest $DATA/ingest/nul.html
+invalid-utf8-html	0	~"text":"caf. \\ufffd|"text":"caf	-	printf '<html><body><p>caf\xc3 au lait \xff\xfe long enough words here</p></body></html>' > bad.html && pc-ingest bad.html

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Crawl the sample site from a local server, then ingest the WARC.
+#   integration.sh BIN_DIR SITE_DIR
+# Starts tests/crawl/serve_site.py on 127.0.0.1 on a free port (and always
+# stops it), with injected faults, and checks in the server's request log:
+# robots.txt obeyed, the delay kept, one in-scope redirect followed and one
+# out-of-scope redirect refused, a 500, a timeout and a truncated body
+# survived; then pc-ingest gives one document per page per language.
+set -euo pipefail
+bin=$1
+site=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/pc-crawl-it.XXXXXX")
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+/usr/bin/python3 "$here/serve_site.py" --root "$site" --port-file "$work/port" --log "$work/requests.log" \
+  --status /error500=500 --slow /slow=3 --truncate /truncated \
+  --redirect '/redirect-in=/en/index.html?via=redirect' --redirect /redirect-out=http://example.invalid/ &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+[ -s "$work/port" ] || fail "the test server did not start"
+port=$(cat "$work/port")
+base="http://127.0.0.1:$port"
+delay=0.05
+
+"$bin/pc-crawl" -v --no-progress --delay $delay --timeout 1 --retries 1 --backoff 0.1 -o "$work/site.warc.gz" \
+  "$base/" "$base/redirect-in" "$base/redirect-out" "$base/error500" "$base/slow" "$base/truncated" \
+  2>"$work/crawl.err" || { cat "$work/crawl.err"; fail "pc-crawl exited $?"; }
+summary=$(tail -1 "$work/crawl.err")
+echo "$summary"
+
+/usr/bin/python3 - "$work/requests.log" "$delay" <<'PY' || fail "request log checks"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+paths = [r[2] for r in rows]
+times = [float(r[0]) for r in rows]
+delay = float(sys.argv[2])
+assert rows, "no requests"
+assert not [p for p in paths if p.startswith("/private/")], "a disallowed path was requested"
+assert paths[0] == "/robots.txt", f"first request was {paths[0]}, not /robots.txt"
+gaps = [b - a for a, b in zip(times, times[1:])]
+assert min(gaps) >= delay, f"two requests {min(gaps):.4f} s apart, delay is {delay}"
+assert "/en/index.html?via=redirect" in paths, "in-scope redirect not followed"
+assert paths.count("/error500") == 2 and paths.count("/slow") == 2 and paths.count("/truncated") == 2, \
+    "each failing path is tried twice (--retries 1)"
+assert all(r[3].startswith("pc-crawl/") for r in rows), "User-Agent"
+print(f"ok: {len(rows)} requests, smallest gap {min(gaps):.3f} s, /private/ never requested")
+PY
+grep -q '1 redirects out of scope' <<<"$summary" || fail "the out-of-scope redirect was not refused"
+zcat "$work/site.warc.gz" | grep -a '^WARC-Target-URI: ' >"$work/uris" || fail "no records in the WARC"
+! grep -q 'example.invalid' "$work/uris" || fail "example.invalid in the WARC"
+grep -q '/en/ch02-s1.html' "$work/uris" || fail "a page is missing from the WARC"
+
+"$bin/pc-ingest" -q "$work/site.warc.gz" -o "$work/docs.jsonl"
+/usr/bin/python3 - "$work/docs.jsonl" "$site" <<'PY' || fail "documents per language"
+import collections, glob, json, os, sys
+got = collections.Counter(json.loads(l)["lang"] for l in open(sys.argv[1]))
+want = {l: len(glob.glob(os.path.join(sys.argv[2], l, "*.html"))) for l in ("en", "fr", "de", "es", "ja")}
+assert dict(got) == want, f"documents per language {dict(got)} != pages per language {want}"
+print(f"ok: documents per language {dict(sorted(got.items()))}")
+PY
+
+# Resume: a crawl stopped by --max-pages carries on from its state file and
+# ends with the same documents, each page fetched once.
+"$bin/pc-crawl" -q --delay 0.01 --max-pages 20 --state "$work/state" -o "$work/r.warc.zst" "$base/"
+grep -q '"warc_bytes"' "$work/state" || fail "no state saved"
+"$bin/pc-crawl" -q --delay 0.01 --state "$work/state" -o "$work/r.warc.zst" "$base/"
+zstdcat "$work/r.warc.zst" | grep -a -c '^WARC-Type: warcinfo' | grep -qx 1 || fail "resumed WARC has a second warcinfo"
+"$bin/pc-ingest" -q "$work/r.warc.zst" -o "$work/r.jsonl"
+[ "$(zstdcat "$work/r.warc.zst" | grep -a '^WARC-Target-URI: .*/fr/ch02-s3.html' | wc -l)" = 2 ] || fail "a page fetched twice (or never) across the resume"
+cmp <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/r.jsonl") \
+    <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/docs.jsonl") ||
+  fail "the resumed crawl gives other documents"
+echo "ok: crawl + ingest integration (and resume)"
