@@ -26,13 +26,13 @@ inline float prob(const TTable& t, uint32_t row, uint32_t col) {
 Links viterbi_fwd(const Ibm1Model& m, std::span<const uint32_t> src, std::span<const uint32_t> trg) {
   Links out;
   for (uint32_t j = 0; j < trg.size(); ++j) {
-    float best = prob(m.fwd, 0, trg[j]);
+    float best = 0;
     uint32_t arg = UINT32_MAX;
     for (uint32_t i = 0; i < src.size(); ++i) {
       const float p = prob(m.fwd, src[i], trg[j]);
       if (p > best) best = p, arg = i;
     }
-    if (arg != UINT32_MAX) out.emplace_back(arg, j);
+    if (arg != UINT32_MAX && best >= prob(m.fwd, 0, trg[j])) out.emplace_back(arg, j);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -41,13 +41,13 @@ Links viterbi_fwd(const Ibm1Model& m, std::span<const uint32_t> src, std::span<c
 Links viterbi_rev(const Ibm1Model& m, std::span<const uint32_t> src, std::span<const uint32_t> trg) {
   Links out;
   for (uint32_t i = 0; i < src.size(); ++i) {
-    float best = prob(m.rev, 0, src[i]);
+    float best = 0;
     uint32_t arg = UINT32_MAX;
     for (uint32_t j = 0; j < trg.size(); ++j) {
       const float p = prob(m.rev, trg[j], src[i]);
       if (p > best) best = p, arg = j;
     }
-    if (arg != UINT32_MAX) out.emplace_back(i, arg);
+    if (arg != UINT32_MAX && best >= prob(m.rev, 0, src[i])) out.emplace_back(i, arg);
   }
   return out;
 }
@@ -98,6 +98,7 @@ bool is_number(std::string_view tok) {
 }
 
 WordTranslator::WordTranslator(const Ibm1Model& m, bool drop_null) : m_(m), best_(m.src.size(), kCopy) {
+  const double null_count = m.config.value("pairs", 1.0);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<uint32_t>(1, m.src.size(), 256), [&](const auto& r) {
     for (uint32_t w = r.begin(); w != r.end(); ++w) {
       auto cols = m.fwd.cols(w);
@@ -105,10 +106,11 @@ WordTranslator::WordTranslator(const Ibm1Model& m, bool drop_null) : m_(m), best
       if (cols.empty()) continue;
       size_t k = static_cast<size_t>(std::max_element(vals.begin(), vals.end()) - vals.begin());
       best_[w] = cols[k];
-      if (drop_null) {
-        const float pn = m.rev.prob(0, w);
+      if (drop_null) {  // Bayes: P(e generated w) ~ count(e) t(w|e); NULL: one per sentence pair
+        const double pn = null_count * m.rev.prob(0, w);
         bool null_best = pn > 0;
-        for (size_t c = 0; c < cols.size() && null_best; ++c) null_best = pn >= m.rev.prob(cols[c], w);
+        for (size_t c = 0; c < cols.size() && null_best; ++c)
+          null_best = pn >= static_cast<double>(m.trg.counts[cols[c]]) * m.rev.prob(cols[c], w);
         if (null_best) best_[w] = kDrop;
       }
     }

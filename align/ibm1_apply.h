@@ -19,8 +19,8 @@ namespace align {
 void lookup(const VocabView& v, const std::vector<std::string>& tokens, std::vector<uint32_t>& ids);
 
 // Viterbi alignment of Model 1 (each word independently). fwd: every target
-// word j takes the source word i with the highest t(f_j | e_i), or none when
-// NULL is at least as likely (ties go to the earlier source word). rev: the
+// word j takes the source word i with the highest t(f_j | e_i) (the earliest
+// on ties), or none when NULL is strictly more likely or every t is 0. rev: the
 // same for every source word over the target words. Links are (i, j), sorted.
 Links viterbi_fwd(const Ibm1Model& m, std::span<const uint32_t> src, std::span<const uint32_t> trg);
 Links viterbi_rev(const Ibm1Model& m, std::span<const uint32_t> src, std::span<const uint32_t> trg);
@@ -37,8 +37,9 @@ PairScore score_pair(const Ibm1Model& m, std::span<const uint32_t> src, std::spa
 
 // Word-based translation: each source word becomes its best target word under
 // t(trg | src), in the same order; unknown words and numbers are copied; with
-// drop_null, words that NULL explains best (t(src | NULL) >= every
-// t(src | trg) of the table) are dropped.
+// drop_null, words whose most likely generator is NULL are dropped: by Bayes'
+// rule on the rev table, pairs x t(src | NULL) >= count(trg) x t(src | trg)
+// for every target word of the table (NULL occurs once per sentence pair).
 class WordTranslator {
  public:
   WordTranslator(const Ibm1Model& m, bool drop_null);

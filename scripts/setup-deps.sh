@@ -17,6 +17,8 @@ PACKAGES=(
   libicu-dev
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
+  # pc-ibm1 tests: the NumPy reference EM (tests/align/ibm1_reference.py)
+  python3-numpy
 )
 
 missing=()
