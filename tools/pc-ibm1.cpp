@@ -1,6 +1,7 @@
 // pc-ibm1: IBM Model 1 — train, align, lexicon, score, translate.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,8 @@ Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
   lo.rows.skip_bad = ctx.common().skip_bad;
   lo.max_len = static_cast<uint32_t>(o.max_len);
   Trained t;
+  auto t0 = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   t.corpus = load_corpus(in, lo, [&](uint64_t b, uint64_t r) { ctx.progress().update(b, r); });
   const CorpusIds& c = t.corpus;
   ctx.set_count("pairs in", c.rows_in);
@@ -77,10 +80,12 @@ Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
   to.alpha = o.alpha;
   to.prune = o.prune;
   to.cache_bytes = o.cache_mb << 20;
+  const double read_s = since();
   Ibm1Trainer tr(c, to);
-  ctx.info(fmt::format("{} pairs, {} source and {} target words, {} co-occurring pairs{}", c.pairs(),
-                       c.src_vocab.size() - 1, c.trg_vocab.size() - 1, tr.parameters(),
-                       tr.cached() ? "" : " (cell cache over --cache-mb: looking cells up)"));
+  ctx.info(fmt::format("{} pairs, {} source and {} target words, {} co-occurring pairs{} (read and tokenised in {:.3f} s, "
+                       "indexed in {:.3f} s)",
+                       c.pairs(), c.src_vocab.size() - 1, c.trg_vocab.size() - 1, tr.parameters(),
+                       tr.cached() ? "" : " (cell cache over --cache-mb: looking cells up)", read_s, since() - read_s));
   IterationStats last;
   for (int k = 0; k < o.iterations; ++k) {
     last = tr.iterate();
