@@ -98,7 +98,7 @@ bool is_number(std::string_view tok) {
 }
 
 WordTranslator::WordTranslator(const Ibm1Model& m, bool drop_null) : m_(m), best_(m.src.size(), kCopy) {
-  const double null_count = m.config.value("pairs", 1.0);
+  const double null_count = m.config.is_object() ? m.config.value("pairs", 1.0) : 1.0;
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<uint32_t>(1, m.src.size(), 256), [&](const auto& r) {
     for (uint32_t w = r.begin(); w != r.end(); ++w) {
       auto cols = m.fwd.cols(w);

@@ -121,6 +121,7 @@ Ibm1Model Ibm1Model::load(const std::string& path) {
 
 TokenizerOptions Ibm1Model::tokenizer() const {
   TokenizerOptions o;
+  if (!config.is_object()) return o;
   o.mode = parse_token_mode(config.value("tokenize", std::string("icu")));
   o.lowercase = config.value("lowercase", false);
   return o;
