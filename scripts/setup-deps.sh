@@ -27,6 +27,8 @@ PACKAGES=(
   # text: Lingua::EN::Sentence, and Lingua::Sentence (Perl port of Moses'
   # split-sentences.perl with its non-breaking prefixes)
   liblingua-en-sentence-perl liblingua-sentence-perl
+  # pc-ibm1 tests: the NumPy reference EM (tests/align/ibm1_reference.py)
+  python3-numpy
 )
 
 missing=()

@@ -1,0 +1,121 @@
+// Model files: safetensors (DESIGN.md §4), shared by every paracorp model kind.
+//
+// Layout: 8-byte little-endian header length N, N bytes of JSON (padded with
+// spaces to a multiple of 8), then the tensor bytes. The JSON maps each tensor
+// name to {"dtype", "shape", "data_offsets": [begin, end]} (offsets relative to
+// the byte buffer) and "__metadata__" to a string->string map; paracorp puts
+// "format" (paracorp.ibm1, ...), "version" and "config" (JSON text) there.
+// Python's `safetensors` opens these files.
+//
+// The reader maps the file read-only and hands out views into the mapping, so
+// a model's tables are used where they lie on disk. It validates the header
+// (JSON, dtypes, shapes against offsets, offsets inside the file, alignment)
+// and reports a truncated or foreign file with its name. The writer streams the
+// tensors after the header through corpus::Output (temporary name, rename on
+// commit) without copying them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace corpus::safetensors {
+
+enum class Dtype { kU8, kI8, kU16, kI16, kU32, kI32, kU64, kI64, kF16, kBF16, kF32, kF64, kBool };
+
+const char* dtype_name(Dtype d);  // "F32"
+size_t dtype_size(Dtype d);
+
+template <typename T>
+constexpr Dtype dtype_of();
+template <> constexpr Dtype dtype_of<uint8_t>() { return Dtype::kU8; }
+template <> constexpr Dtype dtype_of<int8_t>() { return Dtype::kI8; }
+template <> constexpr Dtype dtype_of<uint16_t>() { return Dtype::kU16; }
+template <> constexpr Dtype dtype_of<int16_t>() { return Dtype::kI16; }
+template <> constexpr Dtype dtype_of<uint32_t>() { return Dtype::kU32; }
+template <> constexpr Dtype dtype_of<int32_t>() { return Dtype::kI32; }
+template <> constexpr Dtype dtype_of<uint64_t>() { return Dtype::kU64; }
+template <> constexpr Dtype dtype_of<int64_t>() { return Dtype::kI64; }
+template <> constexpr Dtype dtype_of<float>() { return Dtype::kF32; }
+template <> constexpr Dtype dtype_of<double>() { return Dtype::kF64; }
+
+struct TensorInfo {
+  Dtype dtype;
+  std::vector<uint64_t> shape;
+  uint64_t begin = 0, end = 0;  // byte offsets in the data buffer
+  uint64_t elements() const;
+};
+
+// A memory-mapped safetensors file.
+class File {
+ public:
+  // Maps and validates `path`; throws corpus::Error naming the file.
+  explicit File(const std::string& path);
+  ~File();
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  const std::string& path() const { return path_; }
+  const std::map<std::string, std::string>& metadata() const { return metadata_; }
+  // The metadata value, or "" when absent.
+  std::string meta(const std::string& key) const;
+  const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+  bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+
+  // Checks __metadata__ "format" and "version"; the error says what the file
+  // is and what was expected.
+  void expect(const std::string& format, const std::string& version) const;
+
+  // The tensor's bytes as T (dtype must match); throws if missing or another
+  // dtype. `rank` >= 0 also checks the number of dimensions.
+  template <typename T>
+  std::span<const T> get(const std::string& name, int rank = -1) const {
+    const TensorInfo& t = info(name, dtype_of<T>(), rank);
+    return {reinterpret_cast<const T*>(data_ + t.begin), static_cast<size_t>(t.elements())};
+  }
+  const TensorInfo& info(const std::string& name, Dtype want, int rank = -1) const;
+
+ private:
+  std::string path_;
+  const unsigned char* map_ = nullptr;
+  size_t map_size_ = 0;
+  const unsigned char* data_ = nullptr;  // start of the byte buffer
+  std::map<std::string, std::string> metadata_;
+  std::map<std::string, TensorInfo> tensors_;
+};
+
+// Collects tensors (by pointer: the memory must live until write()) and writes
+// the file in one pass. Tensors are laid out by decreasing element size so
+// every tensor is aligned to its element size in a mapped file.
+class Writer {
+ public:
+  void metadata(const std::string& key, const std::string& value) { metadata_[key] = value; }
+  void add(const std::string& name, Dtype dtype, std::vector<uint64_t> shape, const void* data, size_t bytes);
+  template <typename T>
+  void add(const std::string& name, std::span<const T> v, std::vector<uint64_t> shape = {}) {
+    if (shape.empty()) shape = {v.size()};
+    add(name, dtype_of<T>(), std::move(shape), v.data(), v.size_bytes());
+  }
+  // Writes to `path` through corpus::Output (temporary name + rename).
+  void write(const std::string& path) const;
+  // The header JSON (padded), for tests.
+  std::string header() const;
+
+ private:
+  struct Entry {
+    std::string name;
+    Dtype dtype;
+    std::vector<uint64_t> shape;
+    const void* data;
+    size_t bytes;
+  };
+  std::vector<const Entry*> layout() const;
+  std::map<std::string, std::string> metadata_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace corpus::safetensors
