@@ -5,9 +5,13 @@
 #      port by tests/crawl/serve_site.py, crawled by pc-crawl into a WARC
 #      (robots.txt obeyed, 0.05 s between requests), then stopped;
 #   2. pc-ingest: WARC -> documents, one JSONL file per language;
-#   3. sample bitext (TSV) -> TMX 1.4b, checked by xmllint and converted back
-#      to TSV to prove nothing was lost.
-# Later stages (split, align, clean, train, translate, eval) join as they land.
+#   3. pc-split: documents -> documents with sentences, per language;
+#   4. sample bitext (TSV) -> TMX 1.4b, checked by xmllint and converted back
+#      to TSV to prove nothing was lost;
+#   5. pc-ibm1 trained on the first 2500 pairs of each sample bitext, word-based
+#      translation of the last 500, scored by pc-eval (BLEU, chrF) next to
+#      copying the source.
+# Later stages (align, clean, NMT) join as they land.
 BIN ?= build/release/tools
 OUT ?= out/sample
 SAMPLES := data/samples/bitext
@@ -20,8 +24,11 @@ PAIRS := $(patsubst $(SAMPLES)/%.tsv,%,$(wildcard $(SAMPLES)/en-*.tsv))
 SITE := data/samples/site
 SITE_FILES := $(shell find $(SITE) -type f)
 
-all: check $(OUT)/docs/.done
-	@echo "pipeline: site -> $(OUT)/site.warc.gz -> $(OUT)/docs/*.jsonl; $(words $(PAIRS)) language pairs -> $(OUT)/*.tmx.gz (provenance in *.meta.json)"
+all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt
+	@echo "pipeline: site -> $(OUT)/site.warc.gz -> $(OUT)/docs/*.jsonl -> $(OUT)/sents/*.jsonl;" \
+	  "$(words $(PAIRS)) language pairs -> $(OUT)/*.tmx.gz; IBM1 translation scores in $(OUT)/ibm1-scores.txt" \
+	  "(provenance in *.meta.json)"
+	@cat $(OUT)/ibm1-scores.txt
 
 $(OUT):
 	mkdir -p $@
@@ -39,6 +46,34 @@ $(OUT)/docs/.done: $(OUT)/site.warc.gz
 	rm -rf $(OUT)/docs
 	$(BIN)/pc-ingest --no-progress --split-by-lang $(OUT)/docs $< --meta $(OUT)/docs.meta.json
 	touch $@
+
+# Documents -> documents with `sentences` and `sent_para`.
+$(OUT)/sents/.done: $(OUT)/docs/.done
+	rm -rf $(OUT)/sents && mkdir -p $(OUT)/sents
+	for f in $(OUT)/docs/*.jsonl; do \
+	  $(BIN)/pc-split --no-progress $$f -o $(OUT)/sents/$$(basename $$f) --meta $(OUT)/sents/$$(basename $$f).meta.json || exit 1; \
+	done
+	touch $@
+
+# IBM Model 1: train on pairs 1..2500, translate pairs 2501..3000, score.
+$(OUT)/ibm1/%.train.tsv: $(SAMPLES)/%.tsv | $(OUT)
+	mkdir -p $(OUT)/ibm1
+	head -n 2501 $< > $@
+	tail -n +2502 $< | cut -f1 > $(OUT)/ibm1/$*.test.src
+	tail -n +2502 $< | cut -f2 > $(OUT)/ibm1/$*.test.ref
+
+$(OUT)/ibm1/%.safetensors: $(OUT)/ibm1/%.train.tsv
+	$(BIN)/pc-ibm1 train --no-progress -o $@ --meta $@.meta.json $<
+
+$(OUT)/ibm1/%.scores: $(OUT)/ibm1/%.safetensors
+	$(BIN)/pc-ibm1 translate -q -m $< $(OUT)/ibm1/$*.test.src -o $(OUT)/ibm1/$*.test.hyp
+	for sys in "pc-ibm1 translate:hyp" "copy source:src"; do \
+	  set -- $$($(BIN)/pc-eval bleu,chrf -q --score-only -r $(OUT)/ibm1/$*.test.ref $(OUT)/ibm1/$*.test.$${sys#*:}); \
+	  printf '%s\t%-18s\tBLEU %5s\tchrF %5s\n' $* "$${sys%%:*}" $$1 $$2; \
+	done > $@
+
+$(OUT)/ibm1-scores.txt: $(PAIRS:%=$(OUT)/ibm1/%.scores)
+	{ echo "# held-out pairs 2501-3000 of data/samples/bitext; $$($(BIN)/pc-eval bleu,chrf -q --short -r $(OUT)/ibm1/en-fr.test.ref $(OUT)/ibm1/en-fr.test.hyp | sed -E 's/ = .*//' | tr '\n' ' ')"; cat $^; } > $@
 
 # TSV -> TMX; the languages come from the file name (en-fr.tsv).
 $(OUT)/%.tmx.gz: $(SAMPLES)/%.tsv | $(OUT)
