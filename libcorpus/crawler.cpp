@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -139,12 +140,12 @@ Clock::time_point Crawler::dispatch() {
   };
   for (auto& [origin, h] : hosts_) run_urgent(h);
   // Frontier pages: hreflang alternates first, then in discovery order.
-  std::vector<const Host*> blocked;
+  std::unordered_set<const Host*> blocked;  // hosts that cannot start a page now
   for (auto* q : {&alt_, &main_}) {
     size_t scanned = 0;
     for (auto it = q->begin(); it != q->end() && scanned < kScanWindow && free_slot() && page_budget(); ++scanned) {
       Host& h = hosts_[it->origin];
-      if (std::find(blocked.begin(), blocked.end(), &h) != blocked.end()) {
+      if (blocked.count(&h)) {
         ++it;
         continue;
       }
@@ -154,7 +155,7 @@ Clock::time_point Crawler::dispatch() {
       }
       if (h.robots != Host::kDone || !h.urgent.empty() || h.active >= o_.host_connections || h.next_ok > now) {
         if (h.robots == Host::kDone && h.urgent.empty() && h.next_ok > now) wake = std::min(wake, h.next_ok);
-        blocked.push_back(&h);
+        blocked.insert(&h);
         ++it;
         continue;
       }
