@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -99,14 +100,17 @@ class RepeatTable {
     for (uint64_t h : hashes)
       if (seen_.insert(h).second) ++count_[key(hh, h)];
   }
-  // True when the paragraph is on too many pages of its host.
-  bool repeated(const std::string& host, uint64_t h, uint32_t min_pages, double fraction) const {
-    uint64_t hh = hash64(host);
-    auto p = pages_.find(hh);
-    auto c = count_.find(key(hh, h));
-    if (p == pages_.end() || c == count_.end()) return false;
-    double need = std::max<double>(min_pages, std::ceil(fraction * p->second));
-    return c->second >= need;
+  // How many pages of the host must carry a paragraph for it to count as
+  // repeated (infinity for an unknown host). Once per document.
+  double threshold(const std::string& host, uint32_t min_pages, double fraction) const {
+    auto p = pages_.find(hash64(host));
+    if (p == pages_.end()) return std::numeric_limits<double>::infinity();
+    return std::max<double>(min_pages, std::ceil(fraction * p->second));
+  }
+  // True when the paragraph (hash h) is on at least `need` pages of the host.
+  bool repeated(uint64_t host_hash, uint64_t h, double need) const {
+    auto c = count_.find(key(host_hash, h));
+    return c != count_.end() && c->second >= need;
   }
 
  private:
@@ -144,8 +148,10 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   spool_decode(line, in);
   std::string text;
   json para_langs = json::array();
+  const uint64_t host_hash = hash64(in.host);
+  const double need = o.boilerplate ? rep.threshold(in.host, o.repeat_min_pages, o.repeat_fraction) : 0;
   for (const std::string& p : in.paras) {
-    if (o.boilerplate && rep.repeated(in.host, hash64(p), o.repeat_min_pages, o.repeat_fraction)) continue;
+    if (o.boilerplate && rep.repeated(host_hash, hash64(p), need)) continue;
     if (!text.empty()) text += '\n';
     text += p;
     para_langs.push_back(paragraph_language(p, o.min_lang_percent).lang);
