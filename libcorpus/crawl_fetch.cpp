@@ -71,43 +71,42 @@ void global_init() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-}  // namespace
-
-struct Fetcher::Impl {
+// One transfer: its handle and everything the callbacks write into.
+struct Running {
+  uint64_t id = 0;
+  FetchOptions o;
+  FetchResult r;
+  Transfer t{};
   CURL* h = nullptr;
 };
 
-Fetcher::Fetcher() : impl_(std::make_unique<Impl>()) {
-  global_init();
-  impl_->h = curl_easy_init();
-  if (!impl_->h) throw Error("libcurl: cannot create a handle");
-}
-
-Fetcher::~Fetcher() { curl_easy_cleanup(impl_->h); }
-
-FetchResult Fetcher::get(const std::string& url, const FetchOptions& o) {
-  FetchResult r;
-  CURL* h = impl_->h;
+void setup(Running& run, const std::string& url) {
+  CURL* h = run.h;
   curl_easy_reset(h);
-  Transfer t{&o, &r, {}, false, h};
+  run.t = Transfer{&run.o, &run.r, {}, false, h};
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(h, CURLOPT_USERAGENT, o.user_agent.c_str());
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(o.timeout * 1000));
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout * 1000));
+  curl_easy_setopt(h, CURLOPT_USERAGENT, run.o.user_agent.c_str());
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(run.o.timeout * 1000));
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(run.o.connect_timeout * 1000));
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &run.t);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &run.t);
   curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
-  curl_easy_setopt(h, CURLOPT_DEBUGDATA, &r);
+  curl_easy_setopt(h, CURLOPT_DEBUGDATA, &run.r);
   curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);  // feeds on_debug; nothing is printed
-  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(o.max_body));
-  auto start = std::chrono::steady_clock::now();
-  CURLcode rc = curl_easy_perform(h);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(run.o.max_body));
+}
+
+void finish(Running& run, CURLcode rc) {
+  CURL* h = run.h;
+  FetchResult& r = run.r;
+  double total = 0;
+  curl_easy_getinfo(h, CURLINFO_TOTAL_TIME, &total);
+  r.seconds = total;
   long code = 0;
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
   r.status = static_cast<int>(code);
@@ -126,10 +125,10 @@ FetchResult Fetcher::get(const std::string& url, const FetchOptions& o) {
                     rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING ||
                     rc == CURLE_COULDNT_RESOLVE_HOST;
     }
-    return r;
+    return;
   }
   r.ok = true;
-  for (const auto& l : t.header_lines) {
+  for (const auto& l : run.t.header_lines) {
     if (starts_with_ci(l, "Transfer-Encoding:"))
       r.response_head += "X-Crawler-" + l;
     else
@@ -137,7 +136,76 @@ FetchResult Fetcher::get(const std::string& url, const FetchOptions& o) {
   }
   if (r.response_head.size() < 2 || r.response_head.substr(r.response_head.size() - 2) != "\r\n")
     r.response_head += "\r\n";
-  return r;
+}
+
+}  // namespace
+
+struct Fetcher::Impl {
+  CURLM* m = nullptr;
+  std::vector<CURL*> idle;                        // handles to reuse
+  std::vector<std::unique_ptr<Running>> running;  // in start order
+};
+
+Fetcher::Fetcher() : impl_(std::make_unique<Impl>()) {
+  global_init();
+  impl_->m = curl_multi_init();
+  if (!impl_->m) throw Error("libcurl: cannot create a multi handle");
+}
+
+Fetcher::~Fetcher() {
+  for (auto& run : impl_->running) {
+    curl_multi_remove_handle(impl_->m, run->h);
+    curl_easy_cleanup(run->h);
+  }
+  for (CURL* h : impl_->idle) curl_easy_cleanup(h);
+  curl_multi_cleanup(impl_->m);
+}
+
+void Fetcher::start(uint64_t id, const std::string& url, const FetchOptions& o) {
+  auto run = std::make_unique<Running>();
+  run->id = id;
+  run->o = o;
+  if (!impl_->idle.empty()) {
+    run->h = impl_->idle.back();
+    impl_->idle.pop_back();
+  } else {
+    run->h = curl_easy_init();
+    if (!run->h) throw Error("libcurl: cannot create a handle");
+  }
+  setup(*run, url);
+  if (curl_multi_add_handle(impl_->m, run->h) != CURLM_OK) {
+    impl_->idle.push_back(run->h);
+    throw Error("libcurl: cannot start a transfer");
+  }
+  impl_->running.push_back(std::move(run));
+}
+
+size_t Fetcher::active() const { return impl_->running.size(); }
+
+void Fetcher::wait(int timeout_ms, std::vector<std::pair<uint64_t, FetchResult>>& done) {
+  int still = 0;
+  curl_multi_perform(impl_->m, &still);
+  if (!impl_->running.empty() && still == static_cast<int>(impl_->running.size())) {
+    curl_multi_poll(impl_->m, nullptr, 0, timeout_ms, nullptr);
+    curl_multi_perform(impl_->m, &still);
+  } else if (impl_->running.empty() && timeout_ms > 0) {
+    curl_multi_poll(impl_->m, nullptr, 0, timeout_ms, nullptr);
+  }
+  int left = 0;
+  while (CURLMsg* msg = curl_multi_info_read(impl_->m, &left)) {
+    if (msg->msg != CURLMSG_DONE) continue;
+    CURL* h = msg->easy_handle;
+    CURLcode rc = msg->data.result;
+    auto it = std::find_if(impl_->running.begin(), impl_->running.end(),
+                           [&](const std::unique_ptr<Running>& r) { return r->h == h; });
+    if (it == impl_->running.end()) continue;
+    std::unique_ptr<Running> run = std::move(*it);
+    impl_->running.erase(it);
+    curl_multi_remove_handle(impl_->m, h);
+    finish(*run, rc);
+    done.emplace_back(run->id, std::move(run->r));
+    impl_->idle.push_back(h);
+  }
 }
 
 }  // namespace corpus

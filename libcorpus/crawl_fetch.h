@@ -1,4 +1,5 @@
-// One HTTP GET with libcurl, keeping what a WARC needs: the request header as
+// HTTP GETs with libcurl (the multi interface: many transfers at once, on
+// one thread, sharing a connection cache), keeping what a WARC needs: the request header as
 // sent, the response status line and headers as received, the body (with
 // chunked transfer coding undone by libcurl; the stored header then says
 // X-Crawler-Transfer-Encoding instead of Transfer-Encoding, as warcio does),
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace corpus {
@@ -38,6 +40,9 @@ struct FetchResult {
   double seconds = 0;
 };
 
+// Runs transfers concurrently. The caller decides what to start and when
+// (politeness lives in the crawler); each finished transfer comes back from
+// wait() with the id it was started with.
 class Fetcher {
  public:
   Fetcher();
@@ -45,7 +50,11 @@ class Fetcher {
   Fetcher(const Fetcher&) = delete;
   Fetcher& operator=(const Fetcher&) = delete;
 
-  FetchResult get(const std::string& url, const FetchOptions& o);
+  void start(uint64_t id, const std::string& url, const FetchOptions& o);
+  size_t active() const;
+  // Runs the transfers for at most `timeout_ms` (less when one finishes) and
+  // appends the finished ones to `done`. With no transfer it just sleeps.
+  void wait(int timeout_ms, std::vector<std::pair<uint64_t, FetchResult>>& done);
 
  private:
   struct Impl;

@@ -3,10 +3,23 @@
 // links (hreflang alternates first), WARC records, and a state that can be
 // saved and loaded to resume.
 //
-// Fetching is sequential: one request at a time, so at most one connection
-// per host. Before each request the crawler waits until `delay` seconds
-// (or the host's robots.txt Crawl-delay, if larger) have passed since the
-// previous request to that host ended.
+// Fetching is concurrent (libcurl multi, one thread): up to `connections`
+// requests at once, at most `host_connections` of them to one host (scheme,
+// host and port). A request to a host starts only when `delay` seconds (or
+// the host's robots.txt Crawl-delay, if larger) have passed since the
+// previous request to that host started and since the last one ended. A
+// host's robots.txt comes first, then its sitemaps, retries and redirect
+// hops, then pages from the frontier (hreflang alternates first, then in
+// discovery order).
+//
+// Determinism: with one host and host_connections 1 (the default), requests
+// and WARC records come in the same order on every run. Otherwise records
+// are written in the order responses complete, which depends on timing; the
+// set of URLs fetched is the same (without --max-pages/--max-bytes, which
+// stop at a timing-dependent point), though a URL reachable by two paths may
+// get either depth. The saved state holds queued and in-flight URLs, so a
+// resumed crawl fetches every URL once, except requests in flight when the
+// crawl was killed (their records were not written; they are fetched again).
 #pragma once
 
 #include <chrono>
@@ -35,6 +48,8 @@ struct CrawlOptions {
   std::vector<std::string> include, exclude;
   std::string robots_agent = "pc-crawl";   // token matched against robots.txt user-agent lines
   double delay = 1.0;                      // seconds between requests to one host
+  int host_connections = 1;                // concurrent requests to one host
+  int connections = 16;                    // concurrent requests in all
   uint64_t max_pages = 0;                  // page responses to fetch; 0 = no limit
   uint64_t max_bytes = 0;                  // body bytes to download; 0 = no limit
   int max_depth = 10;                      // link hops from a seed or sitemap entry
@@ -72,24 +87,43 @@ class Crawler {
   struct Item {
     std::string url;
     int depth = 0;
+    std::string origin;  // of url: the key of hosts_
+  };
+  // A request to make: robots.txt, a sitemap, or a page (with its redirect
+  // hop and retry attempt).
+  struct Job {
+    enum Kind { kRobots, kSitemap, kPage } kind = kPage;
+    std::string url;
+    int depth = 0;   // pages: link hops; sitemaps: index level
+    int hops = 0;    // redirects followed to get here
+    int attempt = 0;
+    std::chrono::steady_clock::time_point not_before{};
   };
   struct Host {
-    bool robots_done = false;
+    enum { kNone, kQueued, kDone } robots = kNone;
     RobotsRules rules;
     double delay = 0;
-    std::chrono::steady_clock::time_point next_ok{};
+    int active = 0;                                 // requests in flight
+    std::chrono::steady_clock::time_point next_ok{};  // earliest next start
+    std::deque<Job> urgent;                         // before frontier pages: robots, sitemaps, retries, redirects
   };
 
   void count(const std::string& k, uint64_t n = 1);
+  static std::string origin_of(const std::string& url);
   Host& host_for(const std::string& url);
-  void wait_polite(Host& h);
-  FetchResult fetch(const std::string& url, Host& h, const FetchOptions& fo, const char* what);
-  void write_exchange(const std::string& url, const FetchResult& r);
-  void fetch_robots(const std::string& url, Host& h);
-  void fetch_sitemap(const std::string& url, int level);
-  void crawl_item(Item item);
+  void ensure_robots(const std::string& url, Host& h);
+  void add_sitemap(const std::string& url, int level, bool front);
   void enqueue(const std::string& url, int depth, bool alternate);
   bool limits_reached() const;
+  size_t queued() const;
+  // Starts what politeness and the limits allow; returns when to look again.
+  std::chrono::steady_clock::time_point dispatch();
+  bool start(Job job, Host& h);
+  void finished(Job job, FetchResult r);
+  void write_exchange(const std::string& url, const FetchResult& r);
+  void robots_done(const Job& job, Host& h, const FetchResult& r);
+  void sitemap_done(const Job& job, const FetchResult& r);
+  void page_done(const Job& job, const FetchResult& r);
 
   CrawlOptions o_;
   WarcWriter& warc_;
@@ -100,7 +134,9 @@ class Crawler {
   std::set<std::string> seen_;
   std::map<std::string, Host> hosts_;
   std::set<std::string> sitemaps_seen_;
-  uint64_t pages_ = 0, bytes_ = 0;
+  std::map<uint64_t, Job> in_flight_;
+  uint64_t next_id_ = 0;
+  uint64_t pages_ = 0, bytes_ = 0, pages_in_flight_ = 0;
   bool started_ = false;
   std::vector<std::pair<std::string, uint64_t>> counts_;
 };

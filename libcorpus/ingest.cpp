@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 #include "libcorpus/error.h"
 #include "libcorpus/ingest_extract.h"
 #include "libcorpus/ingest_source.h"
+#include "libcorpus/ingest_spool.h"
 #include "libcorpus/langid.h"
 #include "libcorpus/line_pipeline.h"
 #include "libcorpus/line_reader.h"
@@ -98,14 +100,17 @@ class RepeatTable {
     for (uint64_t h : hashes)
       if (seen_.insert(h).second) ++count_[key(hh, h)];
   }
-  // True when the paragraph is on too many pages of its host.
-  bool repeated(const std::string& host, uint64_t h, uint32_t min_pages, double fraction) const {
-    uint64_t hh = hash64(host);
-    auto p = pages_.find(hh);
-    auto c = count_.find(key(hh, h));
-    if (p == pages_.end() || c == count_.end()) return false;
-    double need = std::max<double>(min_pages, std::ceil(fraction * p->second));
-    return c->second >= need;
+  // How many pages of the host must carry a paragraph for it to count as
+  // repeated (infinity for an unknown host). Once per document.
+  double threshold(const std::string& host, uint32_t min_pages, double fraction) const {
+    auto p = pages_.find(hash64(host));
+    if (p == pages_.end()) return std::numeric_limits<double>::infinity();
+    return std::max<double>(min_pages, std::ceil(fraction * p->second));
+  }
+  // True when the paragraph (hash h) is on at least `need` pages of the host.
+  bool repeated(uint64_t host_hash, uint64_t h, double need) const {
+    auto c = count_.find(key(host_hash, h));
+    return c != count_.end() && c->second >= need;
   }
 
  private:
@@ -115,41 +120,41 @@ class RepeatTable {
   std::unordered_set<uint64_t> seen_;
 };
 
-std::string spool_line(const Extracted& x) {
-  json j;
-  j["url"] = x.url;
-  j["host"] = x.host;
-  j["title"] = x.title;
-  j["paras"] = x.paras;
-  j["hashes"] = x.hashes;
-  j["mime"] = x.mime;
-  j["charset"] = x.charset;
-  j["date"] = x.date;
-  j["input"] = x.input;
-  j["is_warc"] = x.is_warc;
-  j["offset"] = x.offset;
-  j["length"] = x.length;
-  std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
-  s += '\n';
-  return s;
+// Per-paragraph language ID is a pure function of the paragraph, and short
+// paragraphs repeat a lot (table cells, command lines, menu entries across
+// the pages of a site): a per-thread cache of short paragraphs saves CLD2
+// calls without changing any result.
+const LangGuess& paragraph_language(const std::string& p, int min_percent) {
+  struct Cache {
+    std::unordered_map<std::string, LangGuess> map;
+    int min_percent = -1;
+  };
+  thread_local Cache cache;
+  thread_local LangGuess scratch;
+  if (p.size() > 200) return scratch = identify_language(p, min_percent);
+  if (cache.min_percent != min_percent || cache.map.size() >= 100000) {
+    cache.map.clear();
+    cache.min_percent = min_percent;
+  }
+  auto it = cache.map.find(p);
+  if (it == cache.map.end()) it = cache.map.emplace(p, identify_language(p, min_percent)).first;
+  return it->second;
 }
 
 // Pass 2 for one spooled document: a line "D\toutcome" (dropped) or
 // "K\tlang\tdigest\tjson".
 void finish_document(std::string_view line, const RepeatTable& rep, const IngestOptions& o, std::string& out) {
-  json in = json::parse(line);
-  const std::string& host = in["host"].get_ref<const std::string&>();
-  const auto& paras = in["paras"];
-  const auto& hashes = in["hashes"];
+  thread_local SpoolDoc in;
+  spool_decode(line, in);
   std::string text;
   json para_langs = json::array();
-  for (size_t i = 0; i < paras.size(); ++i) {
-    if (o.boilerplate && rep.repeated(host, hashes[i].get<uint64_t>(), o.repeat_min_pages, o.repeat_fraction))
-      continue;
-    const std::string& p = paras[i].get_ref<const std::string&>();
+  const uint64_t host_hash = hash64(in.host);
+  const double need = o.boilerplate ? rep.threshold(in.host, o.repeat_min_pages, o.repeat_fraction) : 0;
+  for (const std::string& p : in.paras) {
+    if (o.boilerplate && rep.repeated(host_hash, hash64(p), need)) continue;
     if (!text.empty()) text += '\n';
     text += p;
-    para_langs.push_back(identify_language(p, o.min_lang_percent).lang);
+    para_langs.push_back(paragraph_language(p, o.min_lang_percent).lang);
   }
   if (text.empty()) {
     out += "D\tboilerplate only\n";
@@ -158,18 +163,17 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   LangGuess g = identify_language(text, o.min_lang_percent);
   Digest128 d = digest128(text);
   json doc;
-  doc["url"] = in["url"];
+  doc["url"] = in.url;
   doc["lang"] = g.lang;
   doc["lang_score"] = std::round(g.score * 100) / 100;
-  if (!in["title"].get_ref<const std::string&>().empty()) doc["title"] = in["title"];
+  if (!in.title.empty()) doc["title"] = in.title;
   doc["text"] = std::move(text);
   doc["para_langs"] = std::move(para_langs);
-  doc["mime"] = in["mime"];
-  doc["charset"] = in["charset"];
-  if (!in["date"].get_ref<const std::string&>().empty()) doc["date"] = in["date"];
+  doc["mime"] = in.mime;
+  doc["charset"] = in.charset;
+  if (!in.date.empty()) doc["date"] = in.date;
   doc["digest"] = digest_text(d);
-  if (in["is_warc"].get<bool>())
-    doc["warc"] = json{{"file", in["input"]}, {"offset", in["offset"]}, {"length", in["length"]}};
+  if (in.is_warc) doc["warc"] = json{{"file", in.input}, {"offset", in.offset}, {"length", in.length}};
   out += "K\t";
   out += g.lang;
   out += '\t';
@@ -192,6 +196,7 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
   std::unique_ptr<ItemSource> src;
   uint64_t done_bytes = 0;
   uint64_t candidates = 0;
+  std::string spool_line;
   auto position = [&] { return done_bytes + (src ? src->position() : 0); };
   tbb::parallel_pipeline(
       tokens,
@@ -232,7 +237,9 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
                   st.count(x.outcome);
                 } else {
                   if (o.boilerplate) rep.add_page(x.host, x.hashes);
-                  spool.write(spool_line(x));
+                  spool_line.clear();
+                  spool_encode(x, spool_line);
+                  spool.write(spool_line);
                   ++candidates;
                 }
                 if (cb.progress) cb.progress(position(), st.records);

@@ -5,14 +5,15 @@
 // and content codings, decode the charset (charset.h), parse HTML
 // (html_text.h) and drop boilerplate blocks (boilerplate.h); in input order,
 // count how many pages of each host carry each paragraph, and spool the
-// candidate documents to a temporary file.
+// candidate documents to a temporary file (ingest_spool.h).
 // Pass 2 (ordered line pipeline over the spool): drop paragraphs repeated on
 // many pages of the same host, identify the language per paragraph and per
 // document (langid.h), then in input order remove exact duplicates by digest
 // and hand the documents to the sink.
 // Memory: the repeated-line table holds one entry per distinct (host,
 // paragraph) pair (about 40 bytes each), the digest set 16 bytes per
-// document; everything else streams.
+// document, and each worker thread a cache of the languages of up to
+// 100,000 short paragraphs (a few MB); everything else streams.
 #pragma once
 
 #include <cstdint>

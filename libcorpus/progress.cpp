@@ -31,6 +31,7 @@ Progress::~Progress() { clear(); }
 std::string Progress::render(uint64_t bytes, uint64_t records, double secs, int width) const {
   const double rate = secs > 0 ? static_cast<double>(bytes) / secs : 0;
   std::string tail = fmt::format(" {} recs  {}/s", records, human_bytes(rate));
+  if (!note_.empty()) tail += "  " + note_;
   if (total_ && *total_ > 0) {
     double frac = std::min(1.0, static_cast<double>(bytes) / static_cast<double>(*total_));
     double eta = rate > 0 ? static_cast<double>(*total_ - std::min(bytes, *total_)) / rate : 0;

@@ -18,6 +18,9 @@ class Progress {
   // Total input bytes when known (regular files); enables percent and ETA.
   void set_total(std::optional<uint64_t> bytes) { total_ = bytes; }
   void update(uint64_t bytes, uint64_t records);
+  // Extra text drawn at the end of the bar (e.g. pc-crawl's "1234 queued");
+  // empty by default.
+  void set_note(std::string note) { note_ = std::move(note); }
   // Clears the bar; call before printing other messages or at the end.
   void clear();
 
@@ -26,6 +29,7 @@ class Progress {
 
  private:
   std::string label_;
+  std::string note_;
   bool enabled_;
   bool drawn_ = false;
   std::optional<uint64_t> total_;

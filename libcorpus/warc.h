@@ -60,6 +60,7 @@ class WarcReader {
   uint64_t max_block_;
   std::string buf_;
   size_t pos_ = 0;
+  size_t end_ = 0;  // buf_[pos_, end_) holds unread bytes; buf_ may be longer
   bool eof_ = false;
   uint64_t consumed_ = 0;  // bytes consumed before buf_[pos_]
   uint64_t number_ = 0;

@@ -5,6 +5,10 @@ es,ja}, GPL-2+), for pc-crawl and pc-ingest tests and the sample pipeline.
 
     /usr/bin/python3 scripts/make-sample-site.py [OUT]   (default data/samples/site)
 
+SITE_LANGS and SITE_CHAPTERS (space-separated) choose other languages and
+chapters; bench/bench-ingest.sh builds the whole book in all ten languages
+(en fr de es ja id it pt zh-cn zh-tw) into a temporary folder this way.
+
 Each h2 section of the chosen chapters becomes a page /LANG/CHAPTER-sN.html
 with site navigation (<header>, <nav>), a footer, and <link rel=alternate
 hreflang> links to its translations. /LANG/index.html lists the pages; / is a
@@ -19,9 +23,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 SRC = "/usr/share/debian-reference"
-LANGS = ["en", "fr", "de", "es", "ja"]
-NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "ja": "日本語"}
-CONTENTS = {"en": "Contents", "fr": "Sommaire", "de": "Inhalt", "es": "Índice", "ja": "目次"}
+LANGS = os.environ.get("SITE_LANGS", "en fr de es ja").split()
+NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "ja": "日本語",
+         "id": "Bahasa Indonesia", "it": "Italiano", "pt": "Português", "zh-cn": "简体中文", "zh-tw": "繁體中文"}
+CONTENTS = {"en": "Contents", "fr": "Sommaire", "de": "Inhalt", "es": "Índice", "ja": "目次",
+            "id": "Daftar Isi", "it": "Indice", "pt": "Índice", "zh-cn": "目录", "zh-tw": "目錄"}
 CHAPTERS = os.environ.get("SITE_CHAPTERS", "pr01 ch02").split()
 X = "{http://www.w3.org/1999/xhtml}"
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "data", "samples", "site")

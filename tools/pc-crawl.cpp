@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
   app.group("Politeness and limits");
   app.option("user-agent", "STRING", &user_agent, "User-Agent header; robots.txt groups are matched on pc-crawl");
   app.option("delay", "SECONDS", &o.delay, "pause between requests to one host (robots.txt Crawl-delay if larger)");
+  app.option("host-connections", "N", &o.host_connections, "concurrent requests to one host (scheme, host, port)");
+  app.option("connections", "N", &o.connections, "concurrent requests in all, over all hosts");
   app.option("max-pages", "N", &max_pages, "stop after N page responses (0: no limit)");
   app.option("max-bytes", "SIZE", &max_bytes, "stop after downloading SIZE of bodies (0: no limit)");
   app.option("max-depth", "N", &o.max_depth, "follow links at most N hops from a seed or sitemap entry");
@@ -149,9 +151,9 @@ int main(int argc, char** argv) {
     if (max_pages < 0) throw UsageError("--max-pages must not be negative");
     o.max_pages = static_cast<uint64_t>(max_pages);
     if (o.delay < 0 || o.fetch.timeout <= 0 || o.fetch.connect_timeout <= 0 || o.retries < 0 || o.backoff < 0 ||
-        o.max_redirects < 0 || o.max_depth < 0)
+        o.max_redirects < 0 || o.max_depth < 0 || o.host_connections < 1 || o.connections < 1)
       throw UsageError("--delay, --retries, --backoff, --max-redirects and --max-depth must not be negative, "
-                       "--timeout and --connect-timeout must be positive");
+                       "--timeout, --connect-timeout, --host-connections and --connections must be positive");
     if (!state_path.empty() && (c.output == "-" || c.output.empty()))
       throw UsageError("--state needs -o FILE (a resumed crawl appends to the WARC file)");
     const WarcCompression comp = warc_compression_for(c.output);
@@ -205,7 +207,7 @@ int main(int argc, char** argv) {
     CrawlCallbacks cb;
     if (c.verbose) cb.log = [&](const std::string& line) { ctx.debug(line); };
     cb.progress = [&](uint64_t pages, uint64_t bytes, size_t queued) {
-      (void)queued;
+      if (ctx.progress().enabled()) ctx.progress().set_note(fmt::format("{} queued", queued));
       ctx.progress().update(bytes, pages);
     };
     cb.checkpoint = [&] { save(false); };

@@ -77,4 +77,40 @@ zstdcat "$work/r.warc.zst" | grep -a -c '^WARC-Type: warcinfo' | grep -qx 1 || f
 cmp <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/r.jsonl") \
     <(/usr/bin/python3 -c 'import json,sys; print(sorted(json.loads(l)["lang"] for l in open(sys.argv[1])))' "$work/docs.jsonl") ||
   fail "the resumed crawl gives other documents"
-echo "ok: crawl + ingest integration (and resume)"
+# Connection limits: a second server answers every request after 0.1 s; the
+# crawl starts from two hosts (127.0.0.1 and localhost, the same server) with
+# --host-connections 2. The server's request spans show at most 2 requests
+# at once to each host, 2 reached on a host, and more than 2 in all.
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+/usr/bin/python3 "$here/serve_site.py" --root "$site" --port-file "$work/port2" --log "$work/requests2.log" \
+  --slow-all 0.1 --spans "$work/spans" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port2" ] && break; sleep 0.05; done
+[ -s "$work/port2" ] || fail "the second test server did not start"
+port2=$(cat "$work/port2")
+"$bin/pc-crawl" -q --delay 0 --host-connections 2 --max-pages 24 -o "$work/c.warc.gz" \
+  "http://127.0.0.1:$port2/" "http://localhost:$port2/" || fail "pc-crawl --host-connections 2 exited $?"
+/usr/bin/python3 - "$work/spans" 2 <<'PY' || fail "connection limit checks"
+import collections, sys
+limit = int(sys.argv[2])
+spans = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+def most_at_once(rows):
+    events = sorted([(float(r[0]), 1) for r in rows] + [(float(r[1]), -1) for r in rows])
+    now = peak = 0
+    for _, d in events:
+        now += d
+        peak = max(peak, now)
+    return peak
+by_host = collections.defaultdict(list)
+for r in spans:
+    by_host[r[2].split(":")[0]].append(r)
+peaks = {h: most_at_once(rows) for h, rows in by_host.items()}
+assert set(peaks) == {"127.0.0.1", "localhost"}, f"hosts seen: {sorted(peaks)}"
+assert max(peaks.values()) <= limit, f"more than {limit} requests at once to a host: {peaks}"
+assert max(peaks.values()) == limit, f"never {limit} requests at once to a host: {peaks}"
+total = most_at_once(spans)
+assert total > limit, f"hosts not fetched concurrently (at most {total} requests at once)"
+print(f"ok: at most {peaks} requests at once per host, {total} in all")
+PY
+echo "ok: crawl + ingest integration (and resume, connection limits)"

@@ -10,6 +10,10 @@ Faults can be injected for given paths:
   --slow PATH=SECONDS       wait before answering (a client timeout test)
   --redirect PATH=TARGET    302 to TARGET (absolute, or root-relative)
   --truncate PATH           promise more bytes (Content-Length) than sent, then close
+  --slow-all SECONDS        wait before answering every request
+  --spans FILE              when each request ends, log "START<TAB>END<TAB>HOST<TAB>PATH"
+                            (UNIX times; HOST is the Host header), to count
+                            concurrent requests per host
 
 Stop it with SIGTERM or SIGINT; the test that starts it always stops it.
 """
@@ -32,12 +36,15 @@ def main():
     ap.add_argument("--slow", action="append", default=[])
     ap.add_argument("--redirect", action="append", default=[])
     ap.add_argument("--truncate", action="append", default=[])
+    ap.add_argument("--slow-all", type=float, default=0)
+    ap.add_argument("--spans")
     a = ap.parse_args()
     status = dict(s.split("=", 1) for s in a.status)
     slow = {k: float(v) for k, v in (s.split("=", 1) for s in a.slow)}
     redirect = dict(s.split("=", 1) for s in a.redirect)
     truncate = set(a.truncate)
     log = open(a.log, "a", buffering=1, encoding="utf-8")
+    spans = open(a.spans, "a", buffering=1, encoding="utf-8") if a.spans else None
     lock = threading.Lock()
 
     class Handler(http.server.SimpleHTTPRequestHandler):
@@ -47,9 +54,20 @@ def main():
             pass  # the request log below replaces the default stderr log
 
         def do_GET(self):
+            start = time.time()
+            try:
+                self.answer()
+            finally:
+                if spans:
+                    with lock:
+                        spans.write(f"{start:.6f}\t{time.time():.6f}\t{self.headers.get('Host', '')}\t{self.path}\n")
+
+        def answer(self):
             with lock:
                 log.write(f"{time.time():.6f}\tGET\t{self.path}\t{self.headers.get('User-Agent', '')}\n")
             path = self.path
+            if a.slow_all:
+                time.sleep(a.slow_all)
             if path in slow:
                 time.sleep(slow[path])
             if path in status:

@@ -98,6 +98,10 @@ TEST_CASE("progress bar rendering") {
   CHECK(line.size() <= 80);
   Progress q("pc-test", false);
   CHECK(q.render(2'500'000, 1, 1.0, 80).find("2.5 MB") != std::string::npos);
+  CHECK(q.render(1, 1, 1.0, 80).find("queued") == std::string::npos);
+  q.set_note("17 queued");  // pc-crawl's queue size, after the rate
+  std::string noted = q.render(2'500'000, 1, 1.0, 80);
+  CHECK(noted.find("/s  17 queued") != std::string::npos);
   CHECK(human_duration(3725) == "1:02:05");
 }
 
