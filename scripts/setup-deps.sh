@@ -24,9 +24,6 @@ PACKAGES=(
   # bench/bench-ingest.sh: the whole Debian Reference in all ten languages of
   # the debian-reference metapackage (the five above and these)
   debian-reference-id debian-reference-it debian-reference-pt debian-reference-zh-cn debian-reference-zh-tw
-  # bench/bench-ingest.sh, optional: what warc2text (the baseline, built by
-  # hand from its source under /tmp, never committed) needs besides the above
-  libboost-log-dev libboost-locale-dev libboost-iostreams-dev libboost-filesystem-dev libboost-regex-dev libzip-dev
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
   # tests/bench (pc-split, issue 5): baselines run on the same gold set and
