@@ -53,15 +53,6 @@ void say(const std::string& line) {
   (void)!::write(2, s.data(), s.size());
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
 
 int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
@@ -152,7 +143,7 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
 }
 
 Context::Context(const App& app, const Common& common, std::vector<std::string> argv, int threads)
-    : app_(app), common_(common), argv_(std::move(argv)), threads_(threads), started_(utc_now()) {
+    : app_(app), common_(common), argv_(std::move(argv)), threads_(threads), started_(sysinfo::utc_now()) {
   bool show = common.progress || (!common.no_progress && !common.quiet && isatty(2));
   progress_ = std::make_unique<Progress>(app.tool(), show);
 }

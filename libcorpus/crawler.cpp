@@ -1,5 +1,7 @@
 #include "libcorpus/crawler.h"
 
+#include "libcorpus/sysinfo.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
@@ -175,7 +177,7 @@ void Crawler::write_exchange(const std::string& url, const FetchResult& r) {
                                                       {"Content-Type", "application/http; msgtype=response"}};
   if (!r.ip.empty()) rh.emplace_back("WARC-IP-Address", r.ip);
   rh.emplace_back("WARC-Payload-Digest", warc_sha1_digest(r.body));
-  std::string date = warc_date_now();
+  std::string date = sysinfo::utc_now();
   rh.emplace_back("WARC-Date", date);
   std::string id = warc_.write("response", std::move(rh), block);
   warc_.write("request",

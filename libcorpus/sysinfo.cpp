@@ -3,6 +3,8 @@
 #include <oneapi/tbb/version.h>
 #include <sys/resource.h>
 
+#include <ctime>
+
 #include <fmt/format.h>
 
 namespace corpus::build_info {
@@ -65,6 +67,15 @@ std::string threading() {
 #else
   return fmt::format("oneTBB {}", TBB_VERSION_STRING);
 #endif
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 uint64_t peak_rss_bytes() {

@@ -15,6 +15,9 @@ std::string compiler();    // "GCC 12.2.0"
 std::string simd_level();
 std::string threading();   // "oneTBB 2021.8.0, OpenMP 201511"
 
+// The current UTC time as 2026-11-30T12:34:56Z (provenance, WARC-Date).
+std::string utc_now();
+
 uint64_t peak_rss_bytes();
 double cpu_seconds();       // user + system time of this process so far
 

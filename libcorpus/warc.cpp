@@ -1,5 +1,7 @@
 #include "libcorpus/warc.h"
 
+#include "libcorpus/sysinfo.h"
+
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -194,7 +196,7 @@ std::string WarcWriter::write(std::string_view type, std::vector<std::pair<std::
   rec += fmt::format("WARC-Type: {}\r\nWARC-Record-ID: {}\r\n", type, id);
   bool have_date = false;
   for (const auto& h : headers) have_date = have_date || iequals(h.first, "WARC-Date");
-  if (!have_date) rec += "WARC-Date: " + warc_date_now() + "\r\n";
+  if (!have_date) rec += "WARC-Date: " + sysinfo::utc_now() + "\r\n";
   for (const auto& [k, v] : headers) rec += k + ": " + v + "\r\n";
   rec += "WARC-Block-Digest: " + warc_sha1_digest(block) + "\r\n";
   rec += fmt::format("Content-Length: {}\r\n\r\n", block.size());
@@ -227,14 +229,6 @@ std::string warc_record_id() {
                      b >> 48, b & 0xFFFFFFFFFFFFULL);
 }
 
-std::string warc_date_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string warc_sha1_digest(std::string_view data) {
   auto d = sha1(data);

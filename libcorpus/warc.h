@@ -93,8 +93,6 @@ class WarcWriter {
 // "<urn:uuid:...>" from /dev/urandom-seeded randomness (record ids are unique,
 // not reproducible).
 std::string warc_record_id();
-// "2024-01-02T03:04:05Z" for the current time (WARC-Date, UTC).
-std::string warc_date_now();
 // "sha1:" + base32 of the SHA-1 of `data` (WARC digest format).
 std::string warc_sha1_digest(std::string_view data);
 

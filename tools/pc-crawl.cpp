@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "libcorpus/cli.h"
+#include "libcorpus/cli_values.h"
 #include "libcorpus/crawler.h"
 #include "libcorpus/error.h"
 #include "libcorpus/output.h"
@@ -23,33 +24,6 @@ using namespace corpus;
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> r;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t c = s.find(',', p);
-    if (c == std::string::npos) c = s.size();
-    if (c > p) r.push_back(s.substr(p, c - p));
-    p = c + 1;
-  }
-  return r;
-}
-
-uint64_t parse_size(const std::string& s, const char* option) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    used = 0;
-  }
-  std::string unit = s.substr(used);
-  double mult = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1024.0 : unit == "M" ? 1048576.0
-                                                                         : unit == "G" ? 1073741824.0 : -1;
-  if (used == 0 || mult < 0 || v < 0)
-    throw UsageError(fmt::format("{} must be a size such as 20M, 512k or 1G, not {}", option, quote(s)));
-  return static_cast<uint64_t>(v * mult);
-}
 
 // A WARC file opened for appending, for resumable crawls.
 class AppendFile {
@@ -142,12 +116,12 @@ int main(int argc, char** argv) {
       if (s.find("://") == std::string::npos) throw UsageError("seed " + quote(s) + " is not a URL (give http://...)");
     o.include = include;
     o.exclude = exclude;
-    o.sitemaps = split_list(sitemaps);
+    o.sitemaps = cli::split_list(sitemaps);
     o.use_sitemaps = !no_sitemaps;
-    o.fetch.accept_types = split_list(accept);
+    o.fetch.accept_types = cli::split_list(accept);
     o.fetch.user_agent = user_agent;
-    o.fetch.max_body = parse_size(max_body, "--max-body");
-    o.max_bytes = parse_size(max_bytes, "--max-bytes");
+    o.fetch.max_body = cli::parse_size(max_body, "--max-body", true);
+    o.max_bytes = cli::parse_size(max_bytes, "--max-bytes", true);
     if (max_pages < 0) throw UsageError("--max-pages must not be negative");
     o.max_pages = static_cast<uint64_t>(max_pages);
     if (o.delay < 0 || o.fetch.timeout <= 0 || o.fetch.connect_timeout <= 0 || o.retries < 0 || o.backoff < 0 ||

@@ -6,45 +6,13 @@
 #include <fmt/format.h>
 
 #include "libcorpus/cli.h"
+#include "libcorpus/cli_values.h"
 #include "libcorpus/error.h"
 #include "libcorpus/ingest.h"
 #include "libcorpus/lang_split.h"
 #include "libcorpus/output.h"
 
 using namespace corpus;
-
-namespace {
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> r;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t c = s.find(',', p);
-    if (c == std::string::npos) c = s.size();
-    if (c > p) r.push_back(s.substr(p, c - p));
-    p = c + 1;
-  }
-  return r;
-}
-
-// "20M", "512k", "1G", "1000" -> bytes.
-uint64_t parse_size(const std::string& s, const char* option) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    used = 0;
-  }
-  std::string unit = s.substr(used);
-  double mult = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1024.0 : unit == "M" ? 1048576.0
-                                                                         : unit == "G" ? 1073741824.0 : -1;
-  if (used == 0 || mult < 0 || v <= 0)
-    throw UsageError(fmt::format("{} must be a size such as 20M, 512k or 1G, not {}", option, quote(s)));
-  return static_cast<uint64_t>(v * mult);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   cli::App app("pc-ingest",
@@ -73,9 +41,9 @@ int main(int argc, char** argv) {
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    o.mimes = split_list(mimes);
-    o.langs = split_list(langs);
-    o.max_size = parse_size(max_size, "--max-size");
+    o.mimes = cli::split_list(mimes);
+    o.langs = cli::split_list(langs);
+    o.max_size = cli::parse_size(max_size, "--max-size");
     o.skip_bad = c.skip_bad;
     o.dedup = !no_dedup;
     o.boilerplate = !no_boilerplate;

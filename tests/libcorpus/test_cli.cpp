@@ -6,6 +6,7 @@
 #include <string>
 
 #include "libcorpus/cli.h"
+#include "libcorpus/cli_values.h"
 #include "libcorpus/error.h"
 #include "libcorpus/progress.h"
 #include "libcorpus/threads.h"
@@ -125,4 +126,19 @@ TEST_CASE("error format: tool, file, line, message, hint") {
   CHECK(UsageError("wrong").exit_code() == 2);
   CHECK(Error("w").at("-").format("pc-x") == "pc-x: <stdin>: w");
   CHECK(quote("a\tb") == "'a\\x09b'");
+}
+
+TEST_CASE("shared option values: lists and sizes") {
+  CHECK(cli::split_list("a,b,,c") == std::vector<std::string>{"a", "b", "c"});
+  CHECK(cli::split_list("").empty());
+  CHECK(cli::split_list("x y", ' ') == std::vector<std::string>{"x", "y"});
+  CHECK(cli::parse_size("20M", "--max") == 20u << 20);
+  CHECK(cli::parse_size("512k", "--max") == 512u << 10);
+  CHECK(cli::parse_size("1G", "--max") == uint64_t{1} << 30);
+  CHECK(cli::parse_size("1000", "--max") == 1000u);
+  CHECK(cli::parse_size("0", "--max", true) == 0u);
+  CHECK_THROWS_AS(cli::parse_size("0", "--max"), UsageError);
+  CHECK_THROWS_AS(cli::parse_size("12X", "--max"), UsageError);
+  CHECK_THROWS_AS(cli::parse_size("-1M", "--max", true), UsageError);
+  CHECK_THROWS_AS(cli::parse_size("M", "--max"), UsageError);
 }
