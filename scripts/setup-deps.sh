@@ -17,6 +17,12 @@ PACKAGES=(
   libicu-dev
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
+  # mt engine and pc-nmt (issue 7): Eigen tensors, OpenBLAS products (linked
+  # explicitly, pthread build), SentencePiece training and encoding
+  libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
+  # pc-nmt reference checks and benchmark baseline: PyTorch parity fixtures,
+  # training throughput against PyTorch; Apertium en-es as an external baseline
+  python3-numpy python3-torch apertium-eng-spa
 )
 
 missing=()
