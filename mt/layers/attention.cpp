@@ -91,7 +91,10 @@ void attention_backward(const AttnWeights<T>& w, const AttnGrads<T>& g, const T*
     }
   }
   linear_backward<T>(q_in, w.wq, dq.data(), dq_in, g.wq, g.bq, Nq, C, C, true);
-  linear_backward<T>(kv_in, w.wk, dk.data(), dkv_in, g.wk, g.bk, Nk, C, C, true);
+  // The key bias adds q.b_k to every score of a row, which the softmax
+  // ignores: its gradient is exactly zero, so none is added (PyTorch's
+  // rounding noise there, ~1e-9, would drive Adam's first step to ~lr).
+  linear_backward<T>(kv_in, w.wk, dk.data(), dkv_in, g.wk, static_cast<T*>(nullptr), Nk, C, C, true);
   linear_backward<T>(kv_in, w.wv, dv.data(), dkv_in, g.wv, g.bv, Nk, C, C, true);
 }
 
