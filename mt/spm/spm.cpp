@@ -4,7 +4,11 @@
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 #include "libcorpus/error.h"
@@ -50,7 +54,16 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
       opt.model_type, opt.vocab_size, opt.character_coverage);
   VectorIterator it(sentences, order);
   std::string model;
+  // SentencePiece logs "Running command: ..." to stderr before it reads
+  // --minloglevel; a library must not print, so stderr is parked meanwhile.
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (saved >= 0 && null >= 0) ::dup2(null, 2);
   auto st = sentencepiece::SentencePieceTrainer::Train(args, &it, &model);
+  if (saved >= 0 && null >= 0) ::dup2(saved, 2);
+  if (saved >= 0) ::close(saved);
+  if (null >= 0) ::close(null);
   if (!st.ok()) throw corpus::Error("SentencePiece training failed: " + std::string(st.message()));
   return model;
 }
