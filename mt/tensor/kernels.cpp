@@ -22,11 +22,63 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
   }
 }
 
+// The float version: one pass over each row of B with m accumulators of 8
+// lanes (m a template parameter, so they live in registers), so each weight
+// is loaded once for all m rows. Built twice by GCC's
+// target_clones (AVX2 and the x86-64 baseline) and picked at run time; both
+// do the same operations in the same order (no FMA contraction in ISO C++
+// mode), so the results do not depend on the CPU.
+typedef float v8 __attribute__((vector_size(32)));
+
+template <int M>
+__attribute__((always_inline)) inline void few_rows_block(const float* a, const float* b, float* c, int n, int k,
+                                                          bool accumulate) {
+  const int k8 = k & ~7;
+  for (int j = 0; j < n; ++j) {
+    const float* brow = b + static_cast<int64_t>(j) * k;
+    v8 acc[M];
+#pragma GCC unroll 8
+    for (int i = 0; i < M; ++i) acc[i] = v8{};
+    for (int p = 0; p < k8; p += 8) {
+      v8 w;
+      __builtin_memcpy(&w, brow + p, sizeof(w));
+#pragma GCC unroll 8
+      for (int i = 0; i < M; ++i) {
+        v8 x;
+        __builtin_memcpy(&x, a + static_cast<int64_t>(i) * k + p, sizeof(x));
+        acc[i] += w * x;
+      }
+    }
+    for (int i = 0; i < M; ++i) {
+      const v8& v = acc[i];
+      float d = ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+      const float* arow = a + static_cast<int64_t>(i) * k;
+      for (int p = k8; p < k; ++p) d += brow[p] * arow[p];
+      float& out = c[static_cast<int64_t>(i) * n + j];
+      out = accumulate ? out + d : d;
+    }
+  }
+}
+
+__attribute__((target_clones("avx2", "default"))) void few_rows_nt_f32(const float* a, const float* b, float* c,
+                                                                         int m, int n, int k, bool accumulate) {
+  switch (m) {
+    case 1: return few_rows_block<1>(a, b, c, n, k, accumulate);
+    case 2: return few_rows_block<2>(a, b, c, n, k, accumulate);
+    case 3: return few_rows_block<3>(a, b, c, n, k, accumulate);
+    case 4: return few_rows_block<4>(a, b, c, n, k, accumulate);
+    case 5: return few_rows_block<5>(a, b, c, n, k, accumulate);
+    case 6: return few_rows_block<6>(a, b, c, n, k, accumulate);
+    case 7: return few_rows_block<7>(a, b, c, n, k, accumulate);
+    default: return few_rows_block<8>(a, b, c, n, k, accumulate);
+  }
+}
+
 }  // namespace
 
 template <>
 void gemm_nt<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
-  if (m <= kFewRows) return few_rows_nt(a, b, c, m, n, k, accumulate);
+  if (m <= kFewRows) return few_rows_nt_f32(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b, k, accumulate ? 1.0f : 0.0f, c, n);
 }
 template <>
