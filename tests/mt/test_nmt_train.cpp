@@ -4,6 +4,7 @@
 // whatever the thread count.
 #include <doctest/doctest.h>
 #include <oneapi/tbb/global_control.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstring>
@@ -31,6 +32,13 @@ Corpus reverse_task(size_t n, uint64_t seed, int K = 12) {
     c.trg.emplace_back(s.rbegin(), s.rend());
   }
   return c;
+}
+
+double cpu_seconds() {
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 std::string ids_text(const std::vector<int32_t>& v) {
@@ -69,12 +77,16 @@ TEST_CASE("train: a tiny model learns to reverse sequences (>= 99% exact match)"
   Vocabs vocabs;
   Trainer tr(cfg, opt, train, valid, vocabs, ids_text, tmp.path("rev.safetensors"), {});
   tr.init_weights();
+  // "Under a minute" is checked on the CPU time the training used (all
+  // threads): on a shared machine the wall time is mostly other people's load.
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_seconds();
   std::string why = tr.run({});
+  const double cpu = cpu_seconds() - cpu0;
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK(why == "max-steps");
-  MESSAGE("reverse task: 900 steps in " << secs << " s");
-  CHECK(secs < 60);
+  MESSAGE("reverse task: 900 steps in " << secs << " s wall, " << cpu << " s CPU");
+  CHECK(cpu < 60);
 
   // Held-out sequences, decoded from the saved model file.
   ModelFile mf(tmp.path("rev.safetensors"));
