@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package paracorp needs to build, test and benchmark.
+# Installs every Debian 12 package paracorp needs to build and test it, and with
+# --bench also the baselines the benchmarks compare against.
 # Idempotent: packages already present are left alone and apt is not run at all
 # when nothing is missing. Works as root or through sudo.
 set -euo pipefail
@@ -32,7 +33,24 @@ PACKAGES=(
   liblingua-en-sentence-perl liblingua-sentence-perl
   # pc-ibm1 tests: the NumPy reference EM (tests/align/ibm1_reference.py)
   python3-numpy
+  # mt engine and pc-nmt (issue 7): Eigen tensors, OpenBLAS products (linked
+  # explicitly, pthread build), SentencePiece training and encoding
+  libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
 )
+
+# Baselines that only benchmarks and fixture generators use (`--bench`): large,
+# so the build-and-test set-up (and CI) does without them.
+BENCH_PACKAGES=(
+  # pc-nmt: PyTorch parity fixtures (tests/data/nmt/make-parity-fixtures.py)
+  # and the training-throughput baseline; Apertium en-es as an MT baseline
+  python3-torch apertium-eng-spa
+)
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=("${BENCH_PACKAGES[@]}")
+elif [ -n "${1:-}" ]; then
+  echo "usage: setup-deps.sh [--bench]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,28 @@
+// Greedy decoding with a KV cache, a batch of sentences at a time.
+//
+// The encoder runs once per batch; each decoder layer keeps the keys and
+// values of the tokens produced so far (self-attention) and of the source
+// (cross-attention), so a step costs one row per sentence through every
+// weight matrix — the few-row product of tensor.h.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mt/model/config.h"
+#include "mt/model/transformer.h"
+
+namespace mt {
+
+struct DecodeOptions {
+  int batch_size = 32;          // sentences decoded together
+  double max_len_factor = 2.0;  // output tokens <= factor * source tokens + 10, and <= config max_len
+};
+
+// Translates token sequences (without EOS); returns token sequences without
+// BOS/EOS, in input order. Sources longer than max_len - 1 are cut.
+std::vector<std::vector<int32_t>> greedy_translate(const Config& cfg, const float* params,
+                                                   const std::vector<std::vector<int32_t>>& src,
+                                                   const DecodeOptions& opt);
+
+}  // namespace mt

@@ -1,0 +1,108 @@
+// The encoder-decoder Transformer: parameter layout, and the training pass
+// (forward and backward over a padded batch, llm.c style).
+//
+// B = batch, S = source time, U = target time, C = dim, F = ffn_dim,
+// V = target vocabulary. Source rows [B*S, C]; target rows [B*U, C].
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mt/layers/attention.h"
+#include "mt/layers/ffn.h"
+#include "mt/layers/loss.h"
+#include "mt/model/config.h"
+#include "mt/model/params.h"
+
+namespace mt {
+
+// Offsets of one attention's weights in the flat buffer.
+struct AttnOffsets {
+  int64_t wq, bq, wk, bk, wv, bv, wo, bo;
+  template <class T>
+  AttnWeights<T> weights(const T* p) const {
+    return {p + wq, p + bq, p + wk, p + bk, p + wv, p + bv, p + wo, p + bo};
+  }
+  template <class T>
+  AttnGrads<T> grads(T* g) const {
+    return {g + wq, g + bq, g + wk, g + bk, g + wv, g + bv, g + wo, g + bo};
+  }
+};
+struct NormOffsets {
+  int64_t g, b;
+};
+struct FfnOffsets {
+  int64_t w1, b1, w2, b2;
+};
+struct EncLayerOffsets {
+  AttnOffsets self;
+  NormOffsets self_ln;
+  FfnOffsets ffn;
+  NormOffsets ffn_ln;
+};
+struct DecLayerOffsets {
+  AttnOffsets self, cross;
+  NormOffsets self_ln, cross_ln;
+  FfnOffsets ffn;
+  NormOffsets ffn_ln;
+};
+struct ModelOffsets {
+  int64_t src_emb, trg_emb, out_w, out_b;  // trg_emb == src_emb when shared; out_w == trg_emb when tied
+  std::vector<EncLayerOffsets> enc;
+  std::vector<DecLayerOffsets> dec;
+  NormOffsets enc_final{-1, -1}, dec_final{-1, -1};  // pre-norm only
+};
+
+// Builds the layout of a config: names such as "emb.src", "enc.0.self.wq",
+// "dec.1.cross_ln.g", "out.b".
+ParamLayout make_layout(const Config& cfg, ModelOffsets& off);
+
+// A padded batch. Source: tokens then EOS; decoder input: BOS then tokens;
+// decoder output: tokens then EOS. Padding rows have target -1.
+struct Batch {
+  int B = 0, S = 0, U = 0;
+  std::vector<int32_t> src, src_pos, src_len;      // [B*S], [B*S], [B]
+  std::vector<int32_t> trg_in, trg_pos, trg_out;  // [B*U] each
+  std::vector<int32_t> trg_len;                   // [B]
+  int64_t trg_tokens = 0;                          // targets that count (sum of trg_len)
+};
+
+// Builds a batch from token sequences (without BOS/EOS).
+Batch make_batch(const Config& cfg, const std::vector<const std::vector<int32_t>*>& src,
+                 const std::vector<const std::vector<int32_t>*>& trg);
+
+struct PassOptions {
+  float dropout = 0;            // on embeddings and every sublayer output
+  float label_smoothing = 0;
+  double loss_scale = 1;        // gradients are of loss_sum * loss_scale
+  uint64_t seed = 0;            // dropout masks
+  bool keep_logits = false;     // copy the logits before the softmax (tests)
+};
+
+template <class T>
+class Transformer {
+ public:
+  explicit Transformer(const Config& cfg);
+  const Config& config() const { return cfg_; }
+  const ParamLayout& layout() const { return layout_; }
+  const ModelOffsets& offsets() const { return off_; }
+
+  // The loss of `batch`; with `grads` non-null, adds d(loss_sum *
+  // loss_scale)/d(params) to it.
+  XentResult pass(const T* params, T* grads, const Batch& batch, const PassOptions& opt);
+  const std::vector<T>& logits() const { return logits_copy_; }  // [B*U, V] with keep_logits
+
+  // The encoder alone (inference): enc [B*S, C].
+  void encode(const T* params, const Batch& batch, std::vector<T>& enc);
+
+  struct Impl;
+
+ private:
+  Config cfg_;
+  ModelOffsets off_;
+  ParamLayout layout_;
+  std::vector<T> logits_copy_;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mt

@@ -1,0 +1,57 @@
+// Row-major matrices on Eigen and the matrix products the layers use.
+//
+// Every activation is a row-major matrix [rows, cols]; a batch of B
+// sequences of length T is [B*T, C] with row b*T + t. Weights are stored as
+// PyTorch's nn.Linear does: W [out, in], so a linear layer is y = x W^T + b.
+// The products come in three shapes (NT, NN, TN) and two paths:
+//  - few rows (decoding one token per sentence, m <= kFewRows): a
+//    weights-streamed kernel that reads each row of W once and dots it with
+//    all m input rows, so a 4-row product costs about what a 1-row one does;
+//  - otherwise OpenBLAS sgemm for float, Eigen's GEMM for double (the double
+//    path exists for the finite-difference gradient checks).
+// Everything is templated on the scalar T (float in the product, double in
+// the gradient checks).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+namespace mt {
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using MatMap = Eigen::Map<Mat<T>>;
+template <class T>
+using CMatMap = Eigen::Map<const Mat<T>>;
+template <class T>
+using Vec = Eigen::Matrix<T, 1, Eigen::Dynamic>;  // a row vector
+template <class T>
+using VecMap = Eigen::Map<Vec<T>>;
+template <class T>
+using CVecMap = Eigen::Map<const Vec<T>>;
+
+inline constexpr int kFewRows = 8;
+
+// C[m,n] (+)= A[m,k] * B[n,k]^T  (the linear layer: x W^T).
+template <class T>
+void gemm_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumulate);
+// C[m,n] (+)= A[m,k] * B[k,n]  (dx = dy W).
+template <class T>
+void gemm_nn(const T* a, const T* b, T* c, int m, int n, int k, bool accumulate);
+// C[m,n] (+)= A[k,m]^T * B[k,n]  (dW = dy^T x).
+template <class T>
+void gemm_tn(const T* a, const T* b, T* c, int m, int n, int k, bool accumulate);
+
+// y[m,n] = x[m,k] W[n,k]^T + bias[n] (bias may be null).
+template <class T>
+void linear_forward(const T* x, const T* w, const T* bias, T* y, int m, int n, int k);
+
+// Limits OpenBLAS to one thread per call: the trainer parallelises over
+// batch shards itself. Called once by the engine; safe to call again.
+void use_single_threaded_blas();
+// "OpenBLAS 0.3.21 (Haswell, pthread)": the BLAS actually linked.
+const char* blas_info();
+
+}  // namespace mt
