@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "libcorpus/error.h"
+#include "libcorpus/utf8.h"
 
 namespace corpus {
 
@@ -62,6 +63,15 @@ bool LineReader::next(std::string_view& line) {
       throw Error("line longer than " + std::to_string(max_line_) + " bytes", "is this a text file?")
           .at(src_.name(), line_no_ + 1);
   }
+}
+
+TextLines::TextLines(const std::string& path) : src_(open_input(path)), reader_(*src_) {}
+
+bool TextLines::next(std::string_view& line) {
+  if (!reader_.next(line)) return false;
+  std::string why = check_text(line);
+  if (!why.empty()) throw Error(why).at(reader_.name(), reader_.line_number());
+  return true;
 }
 
 }  // namespace corpus

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,21 @@ class LineReader {
   uint64_t line_no_ = 0;
   uint64_t line_offset_ = 0;
   uint64_t consumed_ = 0;
+};
+
+// A text file read line by line, each line checked to be valid UTF-8 without
+// NUL bytes (an Error at file:line otherwise). Owns its source.
+class TextLines {
+ public:
+  explicit TextLines(const std::string& path);
+  // The next checked line without '\n'; false at the end.
+  bool next(std::string_view& line);
+  uint64_t line_number() const { return reader_.line_number(); }
+  const std::string& name() const { return reader_.name(); }
+
+ private:
+  std::unique_ptr<ByteSource> src_;
+  LineReader reader_;
 };
 
 }  // namespace corpus

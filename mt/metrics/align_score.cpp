@@ -38,20 +38,8 @@ bool parse_list(std::string_view s, std::vector<int>& out) {
   return true;
 }
 
-struct Lines {
-  explicit Lines(const std::string& path) : src(corpus::open_input(path)), reader(*src) {}
-  bool next(std::string_view& line) {
-    if (!reader.next(line)) return false;
-    std::string why = corpus::check_text(line);
-    if (!why.empty()) throw corpus::Error(why).at(reader.name(), reader.line_number());
-    return true;
-  }
-  std::unique_ptr<corpus::ByteSource> src;
-  corpus::LineReader reader;
-};
-
 std::vector<SentAlignment> read_vecalign(const std::string& path) {
-  Lines in(path);
+  corpus::TextLines in(path);
   std::vector<SentAlignment> out;
   std::string_view line;
   while (in.next(line)) {
@@ -59,7 +47,7 @@ std::vector<SentAlignment> read_vecalign(const std::string& path) {
     try {
       out.push_back(parse_vecalign_line(line));
     } catch (corpus::Error& e) {
-      e.at(in.reader.name(), in.reader.line_number());
+      e.at(in.name(), in.line_number());
       throw;
     }
   }
@@ -217,30 +205,30 @@ void finish(WordAlignScores& acc) {
 }
 
 WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test) {
-  Lines g(gold), t(test);
+  corpus::TextLines g(gold), t(test);
   WordAlignScores acc;
   std::string_view gl, tl;
   std::set<Link> a, sure, poss;
   while (true) {
     const bool hg = g.next(gl), ht = t.next(tl);
     if (hg != ht) {
-      const Lines& shorter = hg ? t : g;
-      const Lines& longer = hg ? g : t;
-      throw corpus::UsageError(fmt::format("{} has {} lines but {} has more", shorter.reader.name(),
-                                           shorter.reader.line_number(), longer.reader.name()),
+      const corpus::TextLines& shorter = hg ? t : g;
+      const corpus::TextLines& longer = hg ? g : t;
+      throw corpus::UsageError(fmt::format("{} has {} lines but {} has more", shorter.name(),
+                                           shorter.line_number(), longer.name()),
                                "gold and test need one line per sentence pair");
     }
     if (!hg) break;
     try {
       parse_links(tl, a, nullptr);
     } catch (corpus::Error& e) {
-      e.at(t.reader.name(), t.reader.line_number());
+      e.at(t.name(), t.line_number());
       throw;
     }
     try {
       parse_links(gl, sure, &poss);
     } catch (corpus::Error& e) {
-      e.at(g.reader.name(), g.reader.line_number());
+      e.at(g.name(), g.line_number());
       throw;
     }
     accumulate(acc, a, sure, poss);
@@ -250,7 +238,7 @@ WordAlignScores score_word_alignment_files(const std::string& gold, const std::s
 }
 
 std::string detect_alignment_format(const std::string& path) {
-  Lines in(path);
+  corpus::TextLines in(path);
   std::string_view line;
   while (in.next(line)) {
     std::string_view t = trim(line);

@@ -44,20 +44,17 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Checked lines with a trailing CR removed.
 struct Lines {
-  explicit Lines(const std::string& path) : src(corpus::open_input(path)), reader(*src) {}
-  // The next line, checked for UTF-8 and NUL; false at the end.
+  explicit Lines(const std::string& path) : text(path) {}
   bool next(std::string_view& line) {
-    if (!reader.next(line)) return false;
-    std::string why = corpus::check_text(line);
-    if (!why.empty()) throw corpus::Error(why).at(reader.name(), reader.line_number());
+    if (!text.next(line)) return false;
     line = chomp(line);
     return true;
   }
-  uint64_t line_number() const { return reader.line_number(); }
-  const std::string& name() const { return reader.name(); }
-  std::unique_ptr<corpus::ByteSource> src;
-  corpus::LineReader reader;
+  uint64_t line_number() const { return text.line_number(); }
+  const std::string& name() const { return text.name(); }
+  corpus::TextLines text;
 };
 
 double parse_score(std::string_view s, const Lines& in) {

@@ -211,3 +211,21 @@ TEST_CASE("PeekableSource gives back what it peeked") {
   while (size_t n = p.read(buf.data(), buf.size())) s.append(buf, 0, n);
   CHECK(s == "<tmx>hello</tmx>\n");
 }
+
+TEST_CASE("TextLines checks every line and names file and line") {
+  TmpDir dir;
+  write_file(dir.path("t.txt.gz"), "ok\ncaf\xc3\xa9\nbad \xff\n");
+  TextLines t(dir.path("t.txt.gz"));
+  std::string_view l;
+  REQUIRE(t.next(l));
+  CHECK(l == "ok");
+  REQUIRE(t.next(l));
+  CHECK(l == "caf\xc3\xa9");
+  try {
+    t.next(l);
+    FAIL("invalid UTF-8 accepted");
+  } catch (const Error& e) {
+    CHECK(e.line() == 3);
+    CHECK(e.file() == dir.path("t.txt.gz"));
+  }
+}
