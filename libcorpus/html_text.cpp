@@ -201,7 +201,7 @@ class Walker {
     }
     if (is_block(t)) flush();
     if (is_heading(t)) heading_ = true;
-    if (t == GUMBO_TAG_A) ++in_link_;
+    if (is_link(e)) ++in_link_;
     if (t == GUMBO_TAG_PRE) ++pre_;
     return true;
   }
@@ -209,11 +209,17 @@ class Walker {
   void leave(const GumboNode* n) {
     if (n->type != GUMBO_NODE_ELEMENT) return;
     GumboTag t = n->v.element.tag;
-    if (t == GUMBO_TAG_A && in_link_ > 0) --in_link_;
+    if (is_link(n->v.element) && in_link_ > 0) --in_link_;
     if (t == GUMBO_TAG_PRE && pre_ > 0) --pre_;
     if (is_block(t)) flush();
     if (is_heading(t)) heading_ = false;
   }
+
+  // Only <a href> is a link. An anchor like <a id="x"/> (XHTML style, which
+  // HTML does not close) stays open as a formatting element and the parser
+  // reconstructs it around the following paragraphs: counting it would make
+  // whole chapters look like link lists.
+  static bool is_link(const GumboElement& e) { return e.tag == GUMBO_TAG_A && attr(e, "href") != nullptr; }
 
   void collect_link(const GumboElement& e) {
     if (e.tag == GUMBO_TAG_A) {

@@ -141,6 +141,25 @@ const LangGuess& paragraph_language(const std::string& p, int min_percent) {
   return it->second;
 }
 
+// When CLD2 is not sure of the whole document (it calls mixed pages, such as
+// a partly translated chapter with English commands and untranslated
+// paragraphs, unreliable even at 68% of one language), the document takes the
+// language that most of its paragraph bytes are in, if that share reaches
+// min_percent. First in paragraph order wins a tie.
+LangGuess majority_language(const std::vector<std::pair<std::string, size_t>>& lang_bytes, size_t total,
+                            int min_percent) {
+  LangGuess best;
+  size_t best_bytes = 0;
+  for (const auto& [lang, bytes] : lang_bytes)
+    if (lang != "und" && bytes > best_bytes) {
+      best_bytes = bytes;
+      best.lang = lang;
+    }
+  if (total == 0 || best_bytes * 100 < static_cast<size_t>(min_percent) * total) return LangGuess{};
+  best.score = static_cast<double>(best_bytes) / static_cast<double>(total);
+  return best;
+}
+
 // Pass 2 for one spooled document: a line "D\toutcome" (dropped) or
 // "K\tlang\tdigest\tjson".
 void finish_document(std::string_view line, const RepeatTable& rep, const IngestOptions& o, std::string& out) {
@@ -150,17 +169,24 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   json para_langs = json::array();
   const uint64_t host_hash = hash64(in.host);
   const double need = o.boilerplate ? rep.threshold(in.host, o.repeat_min_pages, o.repeat_fraction) : 0;
+  thread_local std::vector<std::pair<std::string, size_t>> lang_bytes;  // paragraph language -> bytes
+  lang_bytes.clear();
   for (const std::string& p : in.paras) {
     if (o.boilerplate && rep.repeated(host_hash, hash64(p), need)) continue;
     if (!text.empty()) text += '\n';
     text += p;
-    para_langs.push_back(paragraph_language(p, o.min_lang_percent).lang);
+    const std::string& pl = paragraph_language(p, o.min_lang_percent).lang;
+    para_langs.push_back(pl);
+    auto it = std::find_if(lang_bytes.begin(), lang_bytes.end(), [&](const auto& e) { return e.first == pl; });
+    if (it == lang_bytes.end()) lang_bytes.emplace_back(pl, p.size());
+    else it->second += p.size();
   }
   if (text.empty()) {
     out += "D\tboilerplate only\n";
     return;
   }
   LangGuess g = identify_language(text, o.min_lang_percent);
+  if (g.lang == "und") g = majority_language(lang_bytes, text.size() - (para_langs.size() - 1), o.min_lang_percent);
   Digest128 d = digest128(text);
   json doc;
   doc["url"] = in.url;

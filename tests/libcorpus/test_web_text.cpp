@@ -126,6 +126,20 @@ TEST_CASE("html: blocks, dropped elements, title, link density, links") {
   CHECK(alt);
 }
 
+TEST_CASE("html: only <a href> is link text, not an XHTML-style <a id/> anchor left open") {
+  // Debian Reference headings carry <a id="..."/>; HTML does not self-close <a>, so the
+  // parser reconstructs the anchor around every following paragraph.
+  auto p = html_to_text(
+      "<h3><a id=\"_command_alias\"/>1.5.9. Command alias</h3>"
+      "<p>You can set an alias for the frequently used command.</p>"
+      "<p>See <a href=\"/x\">this</a> page.</p>",
+      false);
+  REQUIRE(p.blocks.size() == 3);
+  CHECK(p.blocks[0].link_chars == 0);
+  CHECK(p.blocks[1].link_chars == 0);
+  CHECK(p.blocks[2].link_chars == 5);  // " this": the space before link text counts with it
+}
+
 TEST_CASE("boilerplate: link-dense blocks go, short blocks stay next to good ones") {
   std::vector<HtmlBlock> b(4);
   b[0] = {"Home | About | Contact", 22, 20, false};
