@@ -2,6 +2,8 @@
 
 #include <gumbo.h>
 
+#include "libcorpus/html_prescan.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -133,7 +135,8 @@ bool has_word(const char* list, const char* word) {
 
 class Walker {
  public:
-  Walker(HtmlPage& page, bool want_links) : page_(page), want_links_(want_links) {}
+  Walker(HtmlPage& page, bool want_links, const std::vector<std::string_view>* runs)
+      : page_(page), want_links_(want_links), runs_(runs) {}
 
   void run(const GumboNode* root) {
     struct Frame {
@@ -261,35 +264,51 @@ class Walker {
     return r;
   }
 
-  void text(const char* s) {
-    if (pre_ > 0) {  // <pre>: every line is its own paragraph
-      for (const char* p = s; *p; ++p) {
-        if (*p == '\n') {
-          flush();
-          continue;
-        }
-        add_char(*p);
-      }
-      return;
-    }
-    for (const char* p = s; *p; ++p) add_char(*p);
+  static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
   }
 
-  void add_char(char c) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      pending_space_ = !cur_.text.empty();
+  // A text node; markers of the prescan stand for the text they replaced.
+  void text(const char* s) {
+    const char* e = s + std::strlen(s);
+    if (!runs_) {
+      feed(s, e);
       return;
     }
-    if (pending_space_) {
-      cur_.text += ' ';
-      ++cur_.chars;
-      if (in_link_) ++cur_.link_chars;
-      pending_space_ = false;
+    const char* p = s;
+    for (const char* q = s; q < e; ++q) {
+      std::string_view run;
+      if (static_cast<unsigned char>(*q) >= 0xF3 && html_prescan_marker(q, e, *runs_, run)) {
+        feed(p, q);
+        feed(run.data(), run.data() + run.size());
+        q += 3;
+        p = q + 1;
+      }
     }
-    cur_.text += c;
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {  // count code points
-      ++cur_.chars;
-      if (in_link_) ++cur_.link_chars;
+    feed(p, e);
+  }
+
+  // White space collapses to one space; inside <pre> every line is its own paragraph.
+  void feed(const char* p, const char* e) {
+    while (p < e) {
+      if (is_space(*p)) {
+        if (*p == '\n' && pre_ > 0) flush();
+        else pending_space_ = !cur_.text.empty();
+        ++p;
+        continue;
+      }
+      const char* q = p;
+      uint32_t points = 0;
+      for (; q < e && !is_space(*q); ++q) points += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;
+      if (pending_space_) {
+        cur_.text += ' ';
+        ++points;
+        pending_space_ = false;
+      }
+      cur_.text.append(p, q);
+      cur_.chars += points;
+      if (in_link_) cur_.link_chars += points;
+      p = q;
     }
   }
 
@@ -304,6 +323,7 @@ class Walker {
 
   HtmlPage& page_;
   bool want_links_;
+  const std::vector<std::string_view>* runs_;  // the prescan's runs, or nullptr
   HtmlBlock cur_;
   bool pending_space_ = false;
   bool heading_ = false;
@@ -313,9 +333,13 @@ class Walker {
 
 }  // namespace
 
-HtmlPage html_to_text(std::string_view html, bool want_links) {
+HtmlPage html_to_text(std::string_view html, bool want_links, bool prescan) {
   HtmlPage page;
   thread_local GumboArena arena;
+  thread_local HtmlPrescan reduced;
+  reduced.reduced = false;
+  if (prescan) html_prescan(html, reduced);
+  std::string_view input = reduced.reduced ? std::string_view(reduced.html) : html;
   GumboOptions opts = kGumboDefaultOptions;
   opts.max_errors = 0;  // do not collect parse errors (speed); recovery is unchanged
   opts.allocator = GumboArena::alloc;
@@ -325,8 +349,8 @@ HtmlPage html_to_text(std::string_view html, bool want_links) {
     GumboArena& a;
     ~Reset() { a.reset(); }
   } reset{arena};
-  GumboOutput* out = gumbo_parse_with_options(&opts, html.data(), html.size());
-  Walker(page, want_links).run(out->document);
+  GumboOutput* out = gumbo_parse_with_options(&opts, input.data(), input.size());
+  Walker(page, want_links, reduced.reduced ? &reduced.runs : nullptr).run(out->document);
   if (arena.mallocs()) gumbo_destroy_output(&opts, out);  // frees the malloc'd blocks; arena ones are no-ops
   return page;
 }

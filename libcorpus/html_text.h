@@ -38,8 +38,9 @@ struct HtmlPage {
 };
 
 // `html` must be UTF-8. Never throws on malformed HTML (the parser recovers
-// as browsers do).
-HtmlPage html_to_text(std::string_view html, bool want_links);
+// as browsers do). `prescan` shrinks the page before gumbo parses it
+// (html_prescan.h) with the same result; false parses it as it is.
+HtmlPage html_to_text(std::string_view html, bool want_links, bool prescan = true);
 
 // Plain text -> blocks: one block per non-empty line, white space collapsed.
 HtmlPage plain_text_blocks(std::string_view text);
