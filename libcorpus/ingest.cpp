@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -90,34 +89,87 @@ struct Work {
   Extracted x;
 };
 
+// A counter keyed by 64-bit hashes: open addressing with linear probing in
+// one flat array (a node per key, as in std::unordered_map, made the lookups
+// of every paragraph a cache miss each). Key 0 stands for "empty", so a key
+// of 0 is stored as 1.
+class HashCounter {
+ public:
+  uint32_t get(uint64_t key) const {
+    if (slots_.empty()) return 0;
+    key = key ? key : 1;
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return slots_[i].count;
+      if (slots_[i].key == 0) return 0;
+    }
+  }
+  // Adds one; returns the new count.
+  uint32_t add(uint64_t key) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    key = key ? key : 1;
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return ++slots_[i].count;
+      if (slots_[i].key == 0) {
+        slots_[i] = {key, 1};
+        ++used_;
+        return 1;
+      }
+    }
+  }
+  void clear() {
+    if (used_ == 0) return;
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    used_ = 0;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t count = 0;
+  };
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    used_ = 0;
+    for (const Slot& s : old)
+      if (s.key) {
+        size_t i = s.key & mask_;
+        while (slots_[i].key) i = (i + 1) & mask_;
+        slots_[i] = s;
+        ++used_;
+      }
+  }
+  std::vector<Slot> slots_;
+  size_t mask_ = 0, used_ = 0;
+};
+
 // Counts, per host, the pages that carry each paragraph.
 class RepeatTable {
  public:
   void add_page(const std::string& host, const std::vector<uint64_t>& hashes) {
     uint64_t hh = hash64(host);
-    ++pages_[hh];
+    pages_.add(hh);
     seen_.clear();
     for (uint64_t h : hashes)
-      if (seen_.insert(h).second) ++count_[key(hh, h)];
+      if (seen_.add(h) == 1) count_.add(key(hh, h));
   }
   // How many pages of the host must carry a paragraph for it to count as
   // repeated (infinity for an unknown host). Once per document.
   double threshold(const std::string& host, uint32_t min_pages, double fraction) const {
-    auto p = pages_.find(hash64(host));
-    if (p == pages_.end()) return std::numeric_limits<double>::infinity();
-    return std::max<double>(min_pages, std::ceil(fraction * p->second));
+    uint32_t pages = pages_.get(hash64(host));
+    if (pages == 0) return std::numeric_limits<double>::infinity();
+    return std::max<double>(min_pages, std::ceil(fraction * pages));
   }
   // True when the paragraph (hash h) is on at least `need` pages of the host.
   bool repeated(uint64_t host_hash, uint64_t h, double need) const {
-    auto c = count_.find(key(host_hash, h));
-    return c != count_.end() && c->second >= need;
+    uint32_t c = count_.get(key(host_hash, h));
+    return c != 0 && c >= need;
   }
 
  private:
   static uint64_t key(uint64_t host, uint64_t h) { return h ^ (host * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL); }
-  std::unordered_map<uint64_t, uint32_t> pages_;
-  std::unordered_map<uint64_t, uint32_t> count_;
-  std::unordered_set<uint64_t> seen_;
+  HashCounter pages_, count_, seen_;
 };
 
 // Per-paragraph language ID is a pure function of the paragraph, and short
