@@ -193,25 +193,6 @@ const LangGuess& paragraph_language(const std::string& p, int min_percent) {
   return it->second;
 }
 
-// When CLD2 is not sure of the whole document (it calls mixed pages, such as
-// a partly translated chapter with English commands and untranslated
-// paragraphs, unreliable even at 68% of one language), the document takes the
-// language that most of its paragraph bytes are in, if that share reaches
-// min_percent. First in paragraph order wins a tie.
-LangGuess majority_language(const std::vector<std::pair<std::string, size_t>>& lang_bytes, size_t total,
-                            int min_percent) {
-  LangGuess best;
-  size_t best_bytes = 0;
-  for (const auto& [lang, bytes] : lang_bytes)
-    if (lang != "und" && bytes > best_bytes) {
-      best_bytes = bytes;
-      best.lang = lang;
-    }
-  if (total == 0 || best_bytes * 100 < static_cast<size_t>(min_percent) * total) return LangGuess{};
-  best.score = static_cast<double>(best_bytes) / static_cast<double>(total);
-  return best;
-}
-
 // Pass 2 for one spooled document: a line "D\toutcome" (dropped) or
 // "K\tlang\tdigest\tjson".
 void finish_document(std::string_view line, const RepeatTable& rep, const IngestOptions& o, std::string& out) {

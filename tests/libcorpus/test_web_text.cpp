@@ -153,9 +153,29 @@ TEST_CASE("boilerplate: link-dense blocks go, short blocks stay next to good one
   CHECK_FALSE(keep[3]);
 }
 
+TEST_CASE("langid: a document CLD2 leaves und takes its paragraphs' byte majority") {
+  // ja/ch09-s11 of the Debian Reference: CLD2 gives the whole text ja 47%, en 47%.
+  LangGuess g = majority_language({{"und", 2000}, {"ja", 3800}, {"en", 1300}}, 7100, 50);
+  CHECK(g.lang == "ja");
+  CHECK(g.score == doctest::Approx(3800.0 / 7100));
+  CHECK(majority_language({{"und", 500}, {"fr", 300}, {"en", 200}}, 1000, 50).lang == "und");  // 30% < 50%
+  CHECK(majority_language({{"und", 1000}}, 1000, 50).lang == "und");                          // und never wins
+  CHECK(majority_language({{"fr", 500}, {"en", 500}}, 1000, 50).lang == "fr");                // first wins a tie
+  CHECK(majority_language({}, 0, 50).lang == "und");
+}
+
 TEST_CASE("langid: CLD2 per text, und when unsure") {
   CHECK(identify_language("The quick brown fox jumps over the lazy dog and runs far away into the forest.").lang == "en");
   CHECK(identify_language("Le renard brun rapide saute par-dessus le chien paresseux et court dans la forêt.").lang == "fr");
   CHECK(identify_language("ls -la").lang == "und");
+  // One language only, but over 20% of the bytes (Latin product names) in none: CLD2 says
+  // "unreliable", and the result is kept.
+  CHECK(identify_language("这本书是自由的；你可以在与 Debian 自由软件指导方针（DFSG）兼容的任意版本的 GNU "
+                          "通用公共许可证的条款下重新分发和修改本书。")
+            .lang == "zh");
+  // Unreliable with a second language over 20% (en 53%, ja 23%): und.
+  CHECK(identify_language("Iceweasel ブラウザー: \"Edit\" → \"Preferences\" → \"Applications\"").lang == "und");
+  // A spurious second language under 20% (ja 72%, da 7%) does not make it und.
+  CHECK(identify_language("~/.bashrc ファイル中に \"umask 002\" と書いて UPG を有効にしましょう。").lang == "ja");
   CHECK(identify_language("").lang == "und");
 }
