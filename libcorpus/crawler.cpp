@@ -26,6 +26,7 @@ Clock::duration seconds(double s) { return std::chrono::duration_cast<Clock::dur
 // Frontier entries looked at per dispatch: bounds the work per event on a
 // big frontier whose first entries all wait for busy hosts.
 constexpr size_t kScanWindow = 10000;
+constexpr int kRobotsRedirects = 5;  // RFC 9309: "at least five"
 
 }  // namespace
 
@@ -218,15 +219,28 @@ void Crawler::finished(Job job, FetchResult r) {
   }
 }
 
-void Crawler::robots_done(const Job& job, Host& h, const FetchResult& r) {
-  h.robots = Host::kDone;
+void Crawler::robots_done(const Job& job, Host& fetched_from, const FetchResult& r) {
+  Host& h = job.rules_for.empty() ? fetched_from : hosts_[job.rules_for];
   if (r.ok) write_exchange(job.url, r);
+  // RFC 9309 2.3.1.2: follow at least five redirects, to any host; the rules
+  // found are those of the host asked first. The host waits until then.
+  if (r.ok && r.status >= 300 && r.status < 400 && !r.location.empty() && job.hops < kRobotsRedirects) {
+    if (auto target = resolve_url(job.url, r.location)) {
+      Job next;
+      next.kind = Job::kRobots;
+      next.url = *target;
+      next.hops = job.hops + 1;
+      next.rules_for = job.rules_for.empty() ? origin_of(job.url) : job.rules_for;
+      count("robots.txt redirects");
+      host_for(next.url).urgent.push_front(std::move(next));
+      return;
+    }
+  }
+  h.robots = Host::kDone;
   if (r.ok && r.status >= 200 && r.status < 300) {
     h.rules = RobotsRules::parse(r.body, o_.robots_agent);
-  } else if (r.ok && r.status >= 400 && r.status < 500) {
-    h.rules = RobotsRules::allow_all();  // RFC 9309: unavailable -> no rules
-  } else if (r.ok && r.status >= 300 && r.status < 400) {
-    h.rules = RobotsRules::allow_all();  // redirects of robots.txt are not followed (documented)
+  } else if (r.ok && r.status >= 300 && r.status < 500) {
+    h.rules = RobotsRules::allow_all();  // RFC 9309: unavailable (4xx, or redirects past the limit) -> no rules
   } else {
     h.rules = RobotsRules::disallow_all();  // unreachable -> assume complete disallow
     count("robots.txt unreachable");

@@ -96,6 +96,7 @@ class Crawler {
     std::string url;
     int depth = 0;   // pages: link hops; sitemaps: index level
     int hops = 0;    // redirects followed to get here
+    std::string rules_for;  // robots: the origin whose rules a redirected robots.txt sets ("" = its own)
     int attempt = 0;
     std::chrono::steady_clock::time_point not_before{};
   };

@@ -113,4 +113,29 @@ total = most_at_once(spans)
 assert total > limit, f"hosts not fetched concurrently (at most {total} requests at once)"
 print(f"ok: at most {peaks} requests at once per host, {total} in all")
 PY
-echo "ok: crawl + ingest integration (and resume, connection limits)"
+# robots.txt redirected (twice, the second hop to another host name of the
+# same server): its rules apply to the host first asked, so /secret/ is never
+# requested although the home page links to it.
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
+rsite=$work/rsite
+mkdir -p "$rsite/secret"
+printf 'User-agent: *\nDisallow: /secret/\n' >"$rsite/robots-real.txt"
+printf '<html><body><p><a href="/secret/a.html">secret</a> <a href="/open.html">open</a></p></body></html>' >"$rsite/index.html"
+printf '<html><body><p>Open page.</p></body></html>' >"$rsite/open.html"
+printf '<html><body><p>Secret page.</p></body></html>' >"$rsite/secret/a.html"
+rm -f "$work/port3"
+/usr/bin/python3 "$here/serve_site.py" --root "$rsite" --port-file "$work/port3" --log "$work/requests3.log" \
+  --redirect /robots.txt=/robots-moved.txt --redirect "/robots-moved.txt=http://localhost:{port}/robots-real.txt" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port3" ] && break; sleep 0.05; done
+[ -s "$work/port3" ] || fail "the third test server did not start"
+port3=$(cat "$work/port3")
+"$bin/pc-crawl" -q --delay 0 -o "$work/r.warc.gz" "http://127.0.0.1:$port3/" || fail "pc-crawl (robots redirect) exited $?"
+cut -f3 "$work/requests3.log" >"$work/paths3"
+grep -qx /robots-moved.txt "$work/paths3" || fail "the robots.txt redirect was not followed"
+grep -qx /robots-real.txt "$work/paths3" || fail "the second robots.txt redirect was not followed"
+grep -qx /open.html "$work/paths3" || fail "/open.html was not crawled"
+if grep -q '^/secret/' "$work/paths3"; then fail "/secret/ was requested although the redirected robots.txt disallows it"; fi
+echo "ok: redirected robots.txt obeyed"
+
+echo "ok: crawl + ingest integration (and resume, connection limits, robots.txt redirects)"

@@ -8,7 +8,8 @@ Faults can be injected for given paths:
 
   --status PATH=CODE        answer CODE (e.g. 500) with a short HTML body
   --slow PATH=SECONDS       wait before answering (a client timeout test)
-  --redirect PATH=TARGET    302 to TARGET (absolute, or root-relative)
+  --redirect PATH=TARGET    302 to TARGET (absolute, or root-relative; "{port}" in
+                            TARGET becomes the port the server listens on)
   --truncate PATH           promise more bytes (Content-Length) than sent, then close
   --slow-all SECONDS        wait before answering every request
   --spans FILE              when each request ends, log "START<TAB>END<TAB>HOST<TAB>PATH"
@@ -80,7 +81,7 @@ def main():
                 return
             if path in redirect:
                 self.send_response(302)
-                self.send_header("Location", redirect[path])
+                self.send_header("Location", redirect[path].replace("{port}", str(self.server.server_address[1])))
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
