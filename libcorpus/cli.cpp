@@ -150,8 +150,13 @@ std::string App::table_tsv() const {
 }
 
 std::string App::version_text() const {
-  return fmt::format("{} (paracorp) {}\ncommit: {}\ncompiler: {}\nsimd: {}\nthreads: {}\n", tool_, sysinfo::version(),
-                     sysinfo::git_commit(), sysinfo::compiler(), sysinfo::simd_level(), sysinfo::threading());
+  std::string s = fmt::format("{} (paracorp) {}\ncommit: {}\ncompiler: {}\nsimd: {}\nthreads: {}\n", tool_,
+                              sysinfo::version(), sysinfo::git_commit(), sysinfo::compiler(), sysinfo::simd_level(),
+                              sysinfo::threading());
+  for (const auto& [name, value] : version_lines_) s += fmt::format("{}: {}\n", name, value);
+  return s;
 }
+
+void App::version_line(std::string name, std::string value) { version_lines_.emplace_back(std::move(name), std::move(value)); }
 
 }  // namespace corpus::cli

@@ -87,6 +87,8 @@ class App {
   std::string help_text() const;
   std::string table_tsv() const;
   std::string version_text() const;
+  // Adds "name: value" to --version (e.g. the BLAS a tool links, DESIGN §8).
+  void version_line(std::string name, std::string value);
   const std::string& tool() const { return tool_; }
 
  private:
@@ -98,6 +100,7 @@ class App {
   Common* common_ = nullptr;
   unsigned common_set_ = 0;
   bool want_help_ = false, want_version_ = false, want_table_ = false;
+  std::vector<std::pair<std::string, std::string>> version_lines_;
 };
 
 // What a tool's body sees while it runs.

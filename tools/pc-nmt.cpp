@@ -19,6 +19,7 @@
 #include "mt/spm/spm.h"
 #include "mt/train/plot.h"
 #include "mt/train/train_data.h"
+#include "mt/tensor/tensor.h"
 #include "mt/train/trainer.h"
 
 using namespace corpus;
@@ -280,6 +281,7 @@ void inspect(const cli::Common& c, const Args& a) {
 int main(int argc, char** argv) {
   cli::App app("pc-nmt", "Train a Transformer translation model on CPU, translate with it, inspect model files.",
                kUsage);
+  app.version_line("blas", mt::blas_info());
   cli::Common c;
   Args a;
   app.group("Model file (translate, inspect)");

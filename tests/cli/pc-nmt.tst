@@ -1,5 +1,6 @@
 # pc-nmt golden tests: NAME	EXIT	STDOUT	STDERR	COMMAND (see run-golden.sh)
 # Tiny models (16 channels, 4 heads, 1+1 layers, 120 pieces): a few steps each, well under a second.
+version-names-blas	0	~^blas: OpenBLAS 	-	pc-nmt --version
 train-files	0	empty	~4 steps	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 4 --log-every 2 -o m.safetensors $DATA/nmt/train.tsv && test -s m.safetensors && test -s m.safetensors.ckpt && grep -q '"type":"train"' m.safetensors.log.jsonl && grep -q '<svg' m.safetensors.svg
 train-valid-log	0	~^2$	-	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 4 --log-every 1 --valid $DATA/nmt/valid.tsv --valid-every 2 -q -o m.safetensors $DATA/nmt/train.tsv && grep -c '"type":"valid".*"chrf":.*"bleu":' m.safetensors.log.jsonl
 train-translate	0	~^5$	-	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 4 -q -o m.safetensors $DATA/nmt/train.tsv && pc-nmt translate -q -m m.safetensors $DATA/nmt/source.txt | wc -l
