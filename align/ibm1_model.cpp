@@ -101,7 +101,7 @@ void check_table(const std::string& path, const std::string& name, const TTable&
 
 Ibm1Model Ibm1Model::load(const std::string& path) {
   auto f = std::make_shared<st::File>(path);
-  f->expect(kFormat, kVersion);
+  f->expect(kFormat, kVersion, "pc-ibm1 train");
   Ibm1Model m;
   m.config = nlohmann::ordered_json::parse(f->meta("config"), nullptr, false);
   if (m.config.is_discarded() || !m.config.is_object()) corrupt(path, "the config metadata is not a JSON object");

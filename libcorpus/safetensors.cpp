@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "libcorpus/error.h"
@@ -36,6 +37,8 @@ Error bad(const std::string& path, const std::string& what) {
   e.at(path);
   return e;
 }
+
+std::string shape_text(const std::vector<uint64_t>& s) { return fmt::format("[{}]", fmt::join(s, ", ")); }
 
 }  // namespace
 
@@ -154,18 +157,18 @@ std::string File::meta(const std::string& key) const {
   return it == metadata_.end() ? std::string() : it->second;
 }
 
-void File::expect(const std::string& format, const std::string& version) const {
+void File::expect(const std::string& format, const std::string& version, const std::string& maker) const {
   const std::string f = meta("format"), v = meta("version");
   if (f != format)
     throw Error(f.empty() ? "a safetensors file without a paracorp format (not made by paracorp), not a " + format +
                                 " model"
                           : "a " + quote(f) + " model, not a " + format + " model",
-                "give a model written by the matching paracorp tool")
+                "give a model made by " + maker)
         .at(path_);
   if (v != version)
     throw Error("a " + format + " model of format version " + quote(v) + "; this program reads version " +
                     quote(version),
-                "train the model again with this version")
+                "use the paracorp release that wrote it, or train the model again with " + maker)
         .at(path_);
 }
 
@@ -182,6 +185,20 @@ const TensorInfo& File::info(const std::string& name, Dtype want, int rank) cons
                 " dimensions, expected " + std::to_string(rank))
         .at(path_);
   return it->second;
+}
+
+const TensorInfo& File::info_shaped(const std::string& name, Dtype want, const std::vector<uint64_t>& shape) const {
+  const TensorInfo& t = info(name, want);
+  if (t.shape != shape)
+    throw Error("tensor " + quote(name) + " has shape " + shape_text(t.shape) + ", expected " + shape_text(shape),
+                "the tensors do not fit the model's config; write the file again")
+        .at(path_);
+  return t;
+}
+
+std::string_view File::bytes(const std::string& name) const {
+  auto v = get<uint8_t>(name);
+  return {reinterpret_cast<const char*>(v.data()), v.size()};
 }
 
 void Writer::add(const std::string& name, Dtype dtype, std::vector<uint64_t> shape, const void* data,

@@ -13,6 +13,9 @@
 // and reports a truncated or foreign file with its name. The writer streams the
 // tensors after the header through corpus::Output (temporary name, rename on
 // commit) without copying them.
+//
+// Every paracorp model kind uses this one implementation: IBM Model 1
+// (align/ibm1_model.h) and the NMT models and checkpoints (mt/model/model_file.h).
 #pragma once
 
 #include <cstddef>
@@ -63,23 +66,40 @@ class File {
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
   // The metadata value, or "" when absent.
   std::string meta(const std::string& key) const;
+  // By name (byte order), as in the header.
   const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
   bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+  uint64_t file_size() const { return map_size_; }
 
   // Checks __metadata__ "format" and "version"; the error says what the file
-  // is and what was expected.
-  void expect(const std::string& format, const std::string& version) const;
+  // is and what was expected, and the hint names `maker`, the command that
+  // writes such models ("pc-ibm1 train").
+  void expect(const std::string& format, const std::string& version, const std::string& maker) const;
 
   // The tensor's bytes as T (dtype must match); throws if missing or another
   // dtype. `rank` >= 0 also checks the number of dimensions.
   template <typename T>
   std::span<const T> get(const std::string& name, int rank = -1) const {
-    const TensorInfo& t = info(name, dtype_of<T>(), rank);
-    return {reinterpret_cast<const T*>(data_ + t.begin), static_cast<size_t>(t.elements())};
+    return view<T>(info(name, dtype_of<T>(), rank));
   }
+  // The same, checking the exact shape (a name of its own: get(name, {6})
+  // would pick the rank overload).
+  template <typename T>
+  std::span<const T> get_shaped(const std::string& name, const std::vector<uint64_t>& shape) const {
+    return view<T>(info_shaped(name, dtype_of<T>(), shape));
+  }
+  // A U8 tensor as text (an embedded tokenizer model, ...).
+  std::string_view bytes(const std::string& name) const;
+
   const TensorInfo& info(const std::string& name, Dtype want, int rank = -1) const;
+  const TensorInfo& info_shaped(const std::string& name, Dtype want, const std::vector<uint64_t>& shape) const;
 
  private:
+  template <typename T>
+  std::span<const T> view(const TensorInfo& t) const {
+    return {reinterpret_cast<const T*>(data_ + t.begin), static_cast<size_t>(t.elements())};
+  }
+
   std::string path_;
   const unsigned char* map_ = nullptr;
   size_t map_size_ = 0;
@@ -90,7 +110,10 @@ class File {
 
 // Collects tensors (by pointer: the memory must live until write()) and writes
 // the file in one pass. Tensors are laid out by decreasing element size so
-// every tensor is aligned to its element size in a mapped file.
+// every tensor is aligned to its element size in a mapped file; tensors of one
+// element size stay in the order they were added, back to back (so a flat
+// parameter buffer added piece by piece is one contiguous block in the file).
+// "__metadata__" is written (first) only when there is metadata.
 class Writer {
  public:
   void metadata(const std::string& key, const std::string& value) { metadata_[key] = value; }
@@ -100,6 +123,8 @@ class Writer {
     if (shape.empty()) shape = {v.size()};
     add(name, dtype_of<T>(), std::move(shape), v.data(), v.size_bytes());
   }
+  // A U8 tensor of shape [size] holding `s` (an embedded tokenizer model, ...).
+  void add_bytes(const std::string& name, std::string_view s) { add(name, Dtype::kU8, {s.size()}, s.data(), s.size()); }
   // Writes to `path` through corpus::Output (temporary name + rename).
   void write(const std::string& path) const;
   // The header JSON (padded), for tests.

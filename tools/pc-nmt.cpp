@@ -92,7 +92,7 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
   const std::string ckpt = c.output + ".ckpt";
   if (a.resume) {
     mt::ModelFile mf(ckpt);
-    auto get = [&](const char* n) { return mf.file().find(n) ? std::string(mf.file().bytes(n)) : std::string(); };
+    auto get = [&](const char* n) { return mf.file().has(n) ? std::string(mf.file().bytes(n)) : std::string(); };
     vocabs = {get("spm.joint"), get("spm.src"), get("spm.trg")};
   } else {
     mt::SpmTrainOptions so;
@@ -257,17 +257,18 @@ void inspect(const cli::Common& c, const Args& a) {
   if (meta.count("provenance")) j["provenance"] = nlohmann::ordered_json::parse(meta.at("provenance"));
   nlohmann::ordered_json voc = nlohmann::ordered_json::object();
   for (const char* side : {"spm.joint", "spm.src", "spm.trg"})
-    if (mf.file().find(side)) voc[side] = mt::Tokenizer(mf.file().bytes(side)).vocab_size();
+    if (mf.file().has(side)) voc[side] = mt::Tokenizer(mf.file().bytes(side)).vocab_size();
   j["vocabularies"] = voc;
   nlohmann::ordered_json tensors = nlohmann::ordered_json::array();
-  for (const auto& t : mf.file().tensors()) tensors.push_back(fmt::format("{} {} [{}]", t.name, t.dtype, fmt::join(t.shape, ",")));
+  for (const auto& [name, t] : mf.file().tensors())
+    tensors.push_back(fmt::format("{} {} [{}]", name, corpus::safetensors::dtype_name(t.dtype), fmt::join(t.shape, ",")));
   j["tensors"] = tensors;
   if (!a.vocab) {
     out.write(j.dump(1) + "\n");
   } else {
     // One line per piece: side, id, piece, score.
     for (const char* side : {"spm.joint", "spm.src", "spm.trg"}) {
-      if (!mf.file().find(side)) continue;
+      if (!mf.file().has(side)) continue;
       mt::Tokenizer t(mf.file().bytes(side));
       for (int i = 0; i < t.vocab_size(); ++i)
         out.write(fmt::format("{}\t{}\t{}\t{}\n", side + 4, i, t.piece(i), t.score(i)));

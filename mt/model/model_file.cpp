@@ -1,7 +1,5 @@
 #include "mt/model/model_file.h"
 
-#include <fmt/format.h>
-
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -9,19 +7,26 @@
 
 namespace mt {
 
+namespace {
+
+std::vector<uint64_t> dims(const std::vector<int64_t>& shape) { return {shape.begin(), shape.end()}; }
+
+}  // namespace
+
 void save_model(const std::string& path, const ModelWrite& w) {
-  TensorFileWriter f;
+  corpus::safetensors::Writer f;
   f.metadata("format", kNmtFormat);
   f.metadata("version", kNmtVersion);
   f.metadata("config", w.config->to_json().dump());
   for (const auto& [k, v] : w.metadata) f.metadata(k, v);
+  // The writer keeps tensors of one element size in the order added: the
+  // weights stay one block in layout order, which ModelFile maps in place.
   for (const auto& t : w.layout->tensors())
-    f.add(t.name, "F32", t.shape, w.params + t.offset, static_cast<uint64_t>(t.size) * sizeof(float));
-  for (const auto& [name, v] : w.extra)
-    f.add(name, "F32", {static_cast<int64_t>(v->size())}, v->data(), v->size() * sizeof(float));
+    f.add<float>(t.name, {w.params + t.offset, static_cast<size_t>(t.size)}, dims(t.shape));
+  for (const auto& [name, v] : w.extra) f.add<float>(name, *v);
   if (w.vocabs) {
     auto u8 = [&](const char* name, const std::string& s) {
-      if (!s.empty()) f.add(name, "U8", {static_cast<int64_t>(s.size())}, s.data(), s.size());
+      if (!s.empty()) f.add_bytes(name, s);
     };
     u8("spm.joint", w.vocabs->joint);
     u8("spm.src", w.vocabs->src);
@@ -30,25 +35,10 @@ void save_model(const std::string& path, const ModelWrite& w) {
   f.write(path);
 }
 
-ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<TensorFile>(path)) {
-  const auto& meta = file_->metadata();
-  auto get = [&](const char* k) -> std::string {
-    auto it = meta.find(k);
-    return it == meta.end() ? std::string() : it->second;
-  };
-  const std::string format = get("format"), version = get("version");
-  if (format != kNmtFormat)
-    throw corpus::Error(format.empty() ? std::string("a safetensors file without a paracorp format")
-                                       : "a " + format + " model, not a " + kNmtFormat + " model",
-                        "give a model made by pc-nmt train")
-        .at(path);
-  if (version != kNmtVersion)
-    throw corpus::Error(fmt::format("{} version {}, this pc-nmt reads version {}", kNmtFormat, corpus::quote(version),
-                                    kNmtVersion),
-                        "use the pc-nmt that wrote it, or retrain")
-        .at(path);
+ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<corpus::safetensors::File>(path)) {
+  file_->expect(kNmtFormat, kNmtVersion, "pc-nmt train");
   try {
-    cfg_ = Config::from_json(nlohmann::json::parse(get("config")));
+    cfg_ = Config::from_json(nlohmann::json::parse(file_->meta("config")));
   } catch (const nlohmann::json::exception& e) {
     throw corpus::Error(std::string("bad config JSON: ") + e.what()).at(path);
   } catch (corpus::Error& e) {
@@ -59,7 +49,7 @@ ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<TensorFil
   const float* first = nullptr;
   bool contiguous = true;
   for (const auto& t : layout_.tensors()) {
-    const float* p = file_->f32(t.name, t.shape);
+    const float* p = file_->get_shaped<float>(t.name, dims(t.shape)).data();
     if (!first) first = p;
     if (p != first + t.offset) contiguous = false;
   }
@@ -69,22 +59,24 @@ ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<TensorFil
   }
   copy_.resize(layout_.total());
   for (const auto& t : layout_.tensors())
-    std::memcpy(copy_.data() + t.offset, file_->f32(t.name, t.shape), t.size * sizeof(float));
+    std::memcpy(copy_.data() + t.offset, file_->get_shaped<float>(t.name, dims(t.shape)).data(), t.size * sizeof(float));
   params_ = copy_.data();
 }
 
 std::string_view ModelFile::spm_src() const {
-  if (file_->find("spm.joint")) return file_->bytes("spm.joint");
-  if (file_->find("spm.src")) return file_->bytes("spm.src");
+  if (file_->has("spm.joint")) return file_->bytes("spm.joint");
+  if (file_->has("spm.src")) return file_->bytes("spm.src");
   return {};
 }
 
 std::string_view ModelFile::spm_trg() const {
-  if (file_->find("spm.joint")) return file_->bytes("spm.joint");
-  if (file_->find("spm.trg")) return file_->bytes("spm.trg");
+  if (file_->has("spm.joint")) return file_->bytes("spm.joint");
+  if (file_->has("spm.trg")) return file_->bytes("spm.trg");
   return {};
 }
 
-const float* ModelFile::extra(const std::string& name, int64_t n) const { return file_->f32(name, {n}); }
+const float* ModelFile::extra(const std::string& name, int64_t n) const {
+  return file_->get_shaped<float>(name, {static_cast<uint64_t>(n)}).data();
+}
 
 }  // namespace mt

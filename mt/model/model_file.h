@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "libcorpus/safetensors.h"
 #include "mt/model/config.h"
 #include "mt/model/params.h"
-#include "mt/model/tensor_file.h"
 #include "mt/model/transformer.h"
 
 namespace mt {
@@ -53,14 +53,14 @@ class ModelFile {
   const ModelOffsets& offsets() const { return off_; }
   const float* params() const { return params_; }
   bool mapped() const { return copy_.empty(); }  // weights read in place from the mapping
-  const TensorFile& file() const { return *file_; }
+  const corpus::safetensors::File& file() const { return *file_; }
   std::string_view spm_src() const;  // the joint model when there is one; "" when none
   std::string_view spm_trg() const;
   // F32 tensor of `n` values (checkpoint moments); throws when absent.
   const float* extra(const std::string& name, int64_t n) const;
 
  private:
-  std::unique_ptr<TensorFile> file_;
+  std::unique_ptr<corpus::safetensors::File> file_;
   Config cfg_;
   ParamLayout layout_;
   ModelOffsets off_;

@@ -47,8 +47,8 @@ translate-drop-null	0	-	empty	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv
 translate-not-bitext	2	empty	~translate reads plain text	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && pc-ibm1 translate -m m.st --src $DATA/moses.en --trg $DATA/moses3.fr
 
 # --- bad input ---
-wrong-model-kind	1	empty	~m.st: a 'paracorp.embd' model, not a paracorp.ibm1 model	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"format":"paracorp.ibm1"/"format":"paracorp.embd"/' m.st && pc-ibm1 align -m m.st $DATA/en-fr.tsv
-wrong-model-version	1	empty	~m.st: a paracorp.ibm1 model of format version '7'; this program reads version '1'	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"version":"1"/"version":"7"/' m.st && pc-ibm1 score -m m.st $DATA/en-fr.tsv
+wrong-model-kind	1	empty	~m.st: a 'paracorp.embd' model, not a paracorp.ibm1 model — give a model made by pc-ibm1 train	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"format":"paracorp.ibm1"/"format":"paracorp.embd"/' m.st && pc-ibm1 align -m m.st $DATA/en-fr.tsv
+wrong-model-version	1	empty	~m.st: a paracorp.ibm1 model of format version '7'; this program reads version '1' — use the paracorp release that wrote it, or train the model again with pc-ibm1 train	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"version":"1"/"version":"7"/' m.st && pc-ibm1 score -m m.st $DATA/en-fr.tsv
 model-not-safetensors	1	empty	~en-fr.tsv: not a safetensors model file	pc-ibm1 lexicon -m $DATA/en-fr.tsv
 model-truncated	1	empty	~m.st: truncated safetensors file	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && head -c 100000 m.st > t.st && mv t.st m.st && pc-ibm1 translate -m m.st $DATA/moses.en
 model-missing	1	empty	~^pc-ibm1: nomodel.st: No such file or directory	pc-ibm1 align -m nomodel.st $DATA/en-fr.tsv

@@ -19,6 +19,11 @@ namespace {
 
 std::string fixture(const char* name) { return std::string(PARACORP_TEST_DATA) + "/nmt/" + name; }
 
+// An F32 tensor of the fixture, checked for its exact shape.
+const float* f32(const corpus::safetensors::File& f, const std::string& name, const std::vector<int64_t>& shape) {
+  return f.get_shaped<float>(name, std::vector<uint64_t>(shape.begin(), shape.end())).data();
+}
+
 double max_abs_diff(const float* a, const float* b, int64_t n) {
   double worst = 0;
   for (int64_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]));
@@ -29,13 +34,14 @@ void check_parity(const char* name) {
   INFO(name);
   ModelFile mf(fixture(name));
   const Config& cfg = mf.config();
-  const TensorFile& f = mf.file();
-  const auto* src_e = f.find("batch.src");
-  REQUIRE(src_e);
-  const int B = static_cast<int>(src_e->shape[0]), S = static_cast<int>(src_e->shape[1]);
-  const int U = static_cast<int>(f.find("batch.trg_in")->shape[1]);
-  const int32_t* src = f.i32("batch.src");
-  const int32_t* trg_out = f.i32("batch.trg_out");
+  const corpus::safetensors::File& f = mf.file();
+  REQUIRE(f.has("batch.src"));
+  REQUIRE(f.has("batch.trg_in"));
+  const auto& src_shape = f.tensors().at("batch.src").shape;
+  const int B = static_cast<int>(src_shape[0]), S = static_cast<int>(src_shape[1]);
+  const int U = static_cast<int>(f.tensors().at("batch.trg_in").shape[1]);
+  const int32_t* src = f.get<int32_t>("batch.src", 2).data();
+  const int32_t* trg_out = f.get<int32_t>("batch.trg_out", 2).data();
   // Rebuild the batch from its token sequences with the engine's make_batch.
   std::vector<std::vector<int32_t>> s(B), t(B);
   for (int b = 0; b < B; ++b) {
@@ -47,7 +53,7 @@ void check_parity(const char* name) {
   Batch batch = make_batch(cfg, sp, tp);
   REQUIRE(batch.S == S);
   REQUIRE(batch.U == U);
-  CHECK(std::equal(batch.trg_in.begin(), batch.trg_in.end(), f.i32("batch.trg_in")));
+  CHECK(std::equal(batch.trg_in.begin(), batch.trg_in.end(), f.get<int32_t>("batch.trg_in", 2).data()));
 
   auto par = nlohmann::json::parse(f.metadata().at("parity"));
   Transformer<float> model(cfg);
@@ -59,15 +65,15 @@ void check_parity(const char* name) {
   XentResult r = model.pass(p.data(), g.data(), batch, opt);
 
   const int V = cfg.trg_vocab;
-  const float* want_logits = f.f32("expect.logits", {static_cast<int64_t>(B) * U, V});
+  const float* want_logits = f32(f, "expect.logits", {static_cast<int64_t>(B) * U, V});
   CHECK(max_abs_diff(model.logits().data(), want_logits, static_cast<int64_t>(B) * U * V) <= 1e-4);
-  CHECK(r.loss / static_cast<double>(r.tokens) == doctest::Approx(f.f32("expect.loss")[0]).epsilon(1e-4));
+  CHECK(r.loss / static_cast<double>(r.tokens) == doctest::Approx(f.get<float>("expect.loss")[0]).epsilon(1e-4));
 
   // Gradients, each tensor relative to its largest element (key biases are
   // exactly zero in the engine, ~1e-9 in PyTorch).
   double worst_grad = 0;
   for (const auto& ti : model.layout().tensors()) {
-    const float* want = f.f32("grad." + ti.name, ti.shape);
+    const float* want = f32(f, "grad." + ti.name, ti.shape);
     double scale = 1e-3;
     for (int64_t i = 0; i < ti.size; ++i) scale = std::max(scale, static_cast<double>(std::abs(want[i])));
     worst_grad = std::max(worst_grad, max_abs_diff(g.data() + ti.offset, want, ti.size) / scale);
@@ -83,7 +89,7 @@ void check_parity(const char* name) {
   adamw_step(p.data(), g.data(), m.data(), v.data(), static_cast<int64_t>(p.size()), par["lr"].get<double>(), ac, 1);
   double worst = 0;
   for (const auto& ti : model.layout().tensors())
-    worst = std::max(worst, max_abs_diff(p.data() + ti.offset, f.f32("after." + ti.name, ti.shape), ti.size));
+    worst = std::max(worst, max_abs_diff(p.data() + ti.offset, f32(f, "after." + ti.name, ti.shape), ti.size));
   CHECK(worst <= 1e-4);
   // The step moved the weights by about lr: the comparison is not vacuous.
   CHECK(max_abs_diff(mf.params(), p.data(), static_cast<int64_t>(p.size())) > 5e-4);
