@@ -37,7 +37,7 @@ TEST_CASE("robots: the most specific user-agent group applies, with its Crawl-de
   CHECK_FALSE(other.crawl_delay());
 }
 
-TEST_CASE("robots: empty Disallow allows everything; disallow_all blocks everything") {
+TEST_CASE("robots: empty Disallow allows everything, disallow_all blocks everything") {
   CHECK(RobotsRules::parse("User-agent: *\nDisallow:\n", "pc-crawl").allowed("/a"));
   CHECK_FALSE(RobotsRules::disallow_all().allowed("/a"));
   CHECK(robots_match("/a*b$", "/axxb"));

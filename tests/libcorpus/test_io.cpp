@@ -187,7 +187,7 @@ TEST_CASE("LineReader: lines, a last line without newline, CR kept, long lines")
   CHECK_FALSE(r.next(l));
 }
 
-TEST_CASE("LineReader: empty input has no lines; a line over the limit is an Error") {
+TEST_CASE("LineReader: empty input has no lines, a line over the limit is an Error") {
   TmpDir dir;
   write_file(dir.path("empty"), "");
   auto in = open_input(dir.path("empty"));

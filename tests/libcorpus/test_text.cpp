@@ -174,7 +174,7 @@ TEST_CASE("JSONL documents: required keys, unknown keys kept in order") {
   CHECK(parse_document(std::string("{\"url\":\"u\"\0}", 12), d) == "NUL byte in a JSON line");
 }
 
-TEST_CASE("JsonlReader reports file and line; --skip-bad counts") {
+TEST_CASE("JsonlReader reports file and line, --skip-bad counts") {
   TmpDir dir;
   Output o(dir.path("d.jsonl"));
   o.write("{\"url\":\"a\",\"lang\":\"en\",\"text\":\"x\"}\nnot json\n{\"url\":\"b\",\"lang\":\"fr\",\"text\":\"y\"}\n");

@@ -88,7 +88,7 @@ TEST_CASE("HTTP: chunked and gzip bodies, with a size limit") {
   CHECK(parse_http_response("garbage", h) != "");
 }
 
-TEST_CASE("charset: header, meta, detection; invalid bytes never pass as UTF-8") {
+TEST_CASE("charset: header, meta, detection, and invalid bytes never pass as UTF-8") {
   CHECK(charset_from_content_type("text/html; Charset=\"ISO-8859-1\"") == "iso-8859-1");
   CHECK(charset_from_meta("<html><head><meta charset='shift_jis'>") == "shift_jis");
   CHECK(charset_from_meta("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=euc-jp\">") == "euc-jp");
