@@ -228,10 +228,14 @@ class Prescanner {
     size_t p = i + 4, e;
     if (p < s_.size() && s_[p] == '>') e = p;
     else if (s_.compare(p, 2, "->") == 0) e = p + 1;
-    else {
-      size_t a = s_.find("-->", p), b = s_.find("--!>", p);
-      if (a == std::string_view::npos && b == std::string_view::npos) return rest(i);
-      e = a < b ? a + 2 : b + 3;
+    else {  // one scan for "--", so a page of many comments stays linear
+      e = std::string_view::npos;
+      for (size_t q = s_.find("--", p); q != std::string_view::npos; q = s_.find("--", q + 1)) {
+        if (q + 2 < s_.size() && s_[q + 2] == '>') e = q + 2;
+        else if (q + 3 < s_.size() && s_[q + 2] == '!' && s_[q + 3] == '>') e = q + 3;
+        if (e != std::string_view::npos) break;
+      }
+      if (e == std::string_view::npos) return rest(i);
     }
     o_.html += "<!---->";
     return e + 1;
