@@ -319,6 +319,11 @@ void Crawler::page_done(const Job& job, const FetchResult& r) {
   DecodedText dec;
   if (!decode_document(r.body, charset_from_content_type(r.content_type), true, dec).empty()) return;
   HtmlPage page = html_to_text(dec.text, true);
+  if (page.too_deep) {
+    count("pages nested too deep for links");
+    if (cb_.log) cb_.log("no links from " + url + ": HTML nested too deep");
+    return;
+  }
   std::string base = url;
   if (!page.base.empty())
     if (auto b = resolve_url(url, page.base)) base = *b;

@@ -5,8 +5,10 @@
 #include "libcorpus/html_prescan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -333,8 +335,46 @@ class Walker {
 
 }  // namespace
 
+bool html_nesting_exceeds(std::string_view html, size_t limit) {
+  static constexpr std::string_view kCounted[] = {
+      "div",  "span",   "section", "article", "aside",    "nav",     "header", "footer", "main",
+      "blockquote", "ul", "ol",    "dl",      "form",     "fieldset", "center", "figure", "details",
+      "address", "menu", "dir"};
+  size_t open[std::size(kCounted)] = {};
+  size_t depth = 0;
+  const size_t n = html.size();
+  for (size_t i = html.find('<'); i != std::string_view::npos && i + 1 < n; i = html.find('<', i + 1)) {
+    size_t p = i + 1;
+    const bool end = html[p] == '/';
+    if (end) ++p;
+    size_t b = p;
+    char name[12];
+    size_t len = 0;
+    while (p < n && len < sizeof(name) && std::isalpha(static_cast<unsigned char>(html[p])))
+      name[len++] = static_cast<char>(std::tolower(static_cast<unsigned char>(html[p++])));
+    if (len == 0 || len == sizeof(name) || p - b != len) continue;
+    std::string_view nm(name, len);
+    for (size_t k = 0; k < std::size(kCounted); ++k) {
+      if (kCounted[k] != nm) continue;
+      if (!end) {
+        ++open[k];
+        if (++depth > limit) return true;
+      } else if (open[k] > 0) {
+        --open[k];
+        --depth;
+      }
+      break;
+    }
+  }
+  return false;
+}
+
 HtmlPage html_to_text(std::string_view html, bool want_links, bool prescan) {
   HtmlPage page;
+  if (html_nesting_exceeds(html, kHtmlMaxNesting)) {
+    page.too_deep = true;
+    return page;
+  }
   thread_local GumboArena arena;
   thread_local HtmlPrescan reduced;
   reduced.reduced = false;

@@ -109,6 +109,10 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
   if (!err.empty()) return bad(err);
   x.charset = dec.charset;
   HtmlPage page = html ? html_to_text(dec.text, false) : plain_text_blocks(dec.text);
+  if (page.too_deep)
+    return bad(fmt::format("HTML nested more than {} elements deep (not parsed: the parser's time grows with the "
+                           "square of the depth)",
+                           kHtmlMaxNesting));
   x.title = std::move(page.title);
   std::vector<bool> keep = o.boilerplate ? classify_blocks(page.blocks, o.bp)
                                          : std::vector<bool>(page.blocks.size(), true);

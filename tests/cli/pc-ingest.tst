@@ -52,6 +52,8 @@ html-100mb	1	empty	~big.html: 100000000 bytes is over the size limit	head -c 100
 html-100mb-skip	0	~"lang":"fr"	~2 records, 1 bad \(skipped\), 1 docs	head -c 100000000 /dev/zero | tr '\0' a > big.html && pc-ingest --skip-bad big.html $DATA/ingest/latin1.html
 binary-garbage	1	empty	~garbage.bin: not a WARC file, a tar or zip archive	pc-ingest $DATA/ingest/garbage.bin
 binary-garbage-skip	0	-	~2 records, 1 bad \(skipped\), 1 docs	pc-ingest --skip-bad $DATA/ingest/garbage.bin $DATA/ingest/sjis.html
+nesting-bomb	1	empty	~deep.html: HTML nested more than 10000 elements deep	python3 -c "print('<div>' * 20000 + 'x')" > deep.html && pc-ingest deep.html
+nesting-bomb-skip	0	~"lang":"fr"	~2 records, 1 bad \(skipped\), 1 docs	python3 -c "print('<div>' * 20000 + 'x')" > deep.html && pc-ingest --skip-bad deep.html $DATA/ingest/latin1.html
 binary-named-html	1	empty	~garbage.html: binary data	cp $DATA/ingest/garbage.bin garbage.html && pc-ingest garbage.html
 nul-bytes	1	empty	~nul.html: binary data \(NUL bytes\)	pc-ingest $DATA/ingest/nul.html
 invalid-utf8-html	0	~"text":"caf. \\ufffd|"text":"caf	-	printf '<html><body><p>caf\xc3 au lait \xff\xfe long enough words here</p></body></html>' > bad.html && pc-ingest bad.html

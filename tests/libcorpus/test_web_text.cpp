@@ -140,6 +140,28 @@ TEST_CASE("html: only <a href> is link text, not an XHTML-style <a id/> anchor l
   CHECK(p.blocks[2].link_chars == 5);  // " this": the space before link text counts with it
 }
 
+TEST_CASE("html: a page nesting over kHtmlMaxNesting containers is not parsed") {
+  auto nest = [](const char* open, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += open;
+    return s + "text";
+  };
+  CHECK(html_nesting_exceeds(nest("<div>", 10001), 10000));
+  CHECK_FALSE(html_nesting_exceeds(nest("<div>", 10000), 10000));
+  CHECK(html_nesting_exceeds(nest("<DIV class=x>", 10001), 10000));      // any case, with attributes
+  CHECK(html_nesting_exceeds(nest("<span><div>", 5001), 10000));         // counted over all names
+  CHECK_FALSE(html_nesting_exceeds(nest("<div></div>", 50000), 10000));  // closed: never deep
+  CHECK_FALSE(html_nesting_exceeds(nest("<p>", 50000), 10000));          // implied end tags: not counted
+  CHECK_FALSE(html_nesting_exceeds(nest("<table><tr><td>", 20000), 10000));  // scope boundaries: not counted
+  auto page = html_to_text(nest("<div>", 20000), true);
+  CHECK(page.too_deep);
+  CHECK(page.blocks.empty());
+  auto ok = html_to_text(nest("<div>", 100), true);
+  CHECK_FALSE(ok.too_deep);
+  REQUIRE(ok.blocks.size() == 1);
+  CHECK(ok.blocks[0].text == "text");
+}
+
 TEST_CASE("boilerplate: link-dense blocks go, short blocks stay next to good ones") {
   std::vector<HtmlBlock> b(4);
   b[0] = {"Home | About | Contact", 22, 20, false};
