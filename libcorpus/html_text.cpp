@@ -336,10 +336,10 @@ class Walker {
 }  // namespace
 
 bool html_nesting_exceeds(std::string_view html, size_t limit) {
-  static constexpr std::string_view kCounted[] = {
-      "div",  "span",   "section", "article", "aside",    "nav",     "header", "footer", "main",
-      "blockquote", "ul", "ol",    "dl",      "form",     "fieldset", "center", "figure", "details",
-      "address", "menu", "dir"};
+  static constexpr std::string_view kCounted[] = {"div",  "span",     "section", "article", "aside",   "nav",
+                                                   "header", "footer", "main",  "blockquote", "ul",  "ol",
+                                                   "dl",   "form",     "fieldset", "center", "figure", "details",
+                                                   "address", "menu",  "dir"};
   size_t open[std::size(kCounted)] = {};
   size_t depth = 0;
   const size_t n = html.size();
@@ -347,12 +347,11 @@ bool html_nesting_exceeds(std::string_view html, size_t limit) {
     size_t p = i + 1;
     const bool end = html[p] == '/';
     if (end) ++p;
-    size_t b = p;
     char name[12];
     size_t len = 0;
     while (p < n && len < sizeof(name) && std::isalpha(static_cast<unsigned char>(html[p])))
       name[len++] = static_cast<char>(std::tolower(static_cast<unsigned char>(html[p++])));
-    if (len == 0 || len == sizeof(name) || p - b != len) continue;
+    if (len == 0 || len == sizeof(name)) continue;  // no name, or longer than any counted one
     std::string_view nm(name, len);
     for (size_t k = 0; k < std::size(kCounted); ++k) {
       if (kCounted[k] != nm) continue;
