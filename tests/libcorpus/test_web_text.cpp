@@ -153,6 +153,11 @@ TEST_CASE("html: a page nesting over kHtmlMaxNesting containers is not parsed") 
   CHECK_FALSE(html_nesting_exceeds(nest("<div></div>", 50000), 10000));  // closed: never deep
   CHECK_FALSE(html_nesting_exceeds(nest("<p>", 50000), 10000));          // implied end tags: not counted
   CHECK_FALSE(html_nesting_exceeds(nest("<table><tr><td>", 20000), 10000));  // scope boundaries: not counted
+  CHECK(html_nesting_exceeds(nest("<b>x", 10001), 10000));                  // formatting elements nest too
+  CHECK(html_nesting_exceeds(nest("<font size=2>x", 10001), 10000));
+  CHECK_FALSE(html_nesting_exceeds(nest("<p><b>x", 50000), 10000));         // a paragraph closes them
+  CHECK_FALSE(html_nesting_exceeds(nest("<b>x</b>", 50000), 10000));
+  CHECK_FALSE(html_nesting_exceeds(nest("<a href=x>x", 50000), 10000));     // <a> closes the open <a>
   auto page = html_to_text(nest("<div>", 20000), true);
   CHECK(page.too_deep);
   CHECK(page.blocks.empty());
