@@ -5,10 +5,8 @@
 #include "libcorpus/html_prescan.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -81,6 +79,9 @@ class GumboArena {
   size_t cur_ = 0, used_ = 0, total_ = 0;
   bool mallocs_ = false;
 };
+
+// White space for text collapsing (the walker, <title>, plain text).
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 bool is_dropped(GumboTag t) {
   switch (t) {
@@ -255,7 +256,7 @@ class Walker {
     std::string r;
     bool space = false;
     for (char c : s) {
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (is_space(c)) {
         space = !r.empty();
         continue;
       }
@@ -264,10 +265,6 @@ class Walker {
       r += c;
     }
     return r;
-  }
-
-  static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
   }
 
   // A text node; markers of the prescan stand for the text they replaced.
@@ -335,54 +332,6 @@ class Walker {
 
 }  // namespace
 
-bool html_nesting_exceeds(std::string_view html, size_t limit) {
-  // Containers only their own end tag (or an ancestor's) closes.
-  static constexpr std::string_view kCounted[] = {"div",  "span",     "section", "article", "aside",   "nav",
-                                                   "header", "footer", "main",  "blockquote", "ul",  "ol",
-                                                   "dl",   "form",     "fieldset", "center", "figure", "details",
-                                                   "address", "menu",  "dir"};
-  // Formatting elements nest too (<b>x<b>x...), but sloppy pages leave them
-  // open in every paragraph, where the paragraph closes them: they count
-  // only until the next tag of a block, which restarts their count.
-  static constexpr std::string_view kFormatting[] = {"b",  "big", "code",   "em", "font", "i",
-                                                      "s",  "small", "strike", "strong", "tt", "u"};
-  static constexpr std::string_view kBlocks[] = {"p",  "div", "li", "td", "th", "tr", "table", "h1", "h2", "h3", "h4",
-                                                 "h5", "h6", "ul", "ol", "dl", "dt", "dd", "pre", "blockquote",
-                                                 "section", "article", "body", "html"};
-  size_t open[std::size(kCounted)] = {};
-  size_t depth = 0, formatting = 0;
-  const size_t n = html.size();
-  for (size_t i = html.find('<'); i != std::string_view::npos && i + 1 < n; i = html.find('<', i + 1)) {
-    size_t p = i + 1;
-    const bool end = html[p] == '/';
-    if (end) ++p;
-    char name[12];
-    size_t len = 0;
-    while (p < n && len < sizeof(name) && std::isalnum(static_cast<unsigned char>(html[p])))
-      name[len++] = static_cast<char>(std::tolower(static_cast<unsigned char>(html[p++])));
-    if (len == 0 || len == sizeof(name)) continue;  // no name, or longer than any counted one
-    const std::string_view nm(name, len);
-    if (std::find(std::begin(kBlocks), std::end(kBlocks), nm) != std::end(kBlocks)) formatting = 0;
-    if (std::find(std::begin(kFormatting), std::end(kFormatting), nm) != std::end(kFormatting)) {
-      if (!end) ++formatting;
-      else if (formatting > 0) --formatting;
-    }
-    for (size_t k = 0; k < std::size(kCounted); ++k) {
-      if (kCounted[k] != nm) continue;
-      if (!end) {
-        ++open[k];
-        ++depth;
-      } else if (open[k] > 0) {
-        --open[k];
-        --depth;
-      }
-      break;
-    }
-    if (depth + formatting > limit) return true;
-  }
-  return false;
-}
-
 HtmlPage html_to_text(std::string_view html, bool want_links, bool prescan) {
   HtmlPage page;
   if (html_nesting_exceeds(html, kHtmlMaxNesting)) {
@@ -418,7 +367,7 @@ HtmlPage plain_text_blocks(std::string_view text) {
     HtmlBlock b;
     bool space = false;
     for (char c : text.substr(p, nl - p)) {
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      if (is_space(c)) {  // no '\n' here: lines are already split
         space = !b.text.empty();
         continue;
       }

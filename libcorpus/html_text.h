@@ -31,7 +31,7 @@ struct HtmlLink {
 
 struct HtmlPage {
   // True when the page nests more than kHtmlMaxNesting elements left open
-  // (html_nesting_exceeds): gumbo's time grows with the square of the depth
+  // (html_nesting_exceeds in html_prescan.h): gumbo's time grows with the square of the depth
   // (50,000 nested <div> take 4 s, 100,000 take 23 s), so such a page is
   // not parsed and the page is otherwise empty.
   bool too_deep = false;
@@ -43,13 +43,6 @@ struct HtmlPage {
 };
 
 inline constexpr size_t kHtmlMaxNesting = 10000;
-
-// An estimate of how deep `html` nests elements: container elements that
-// only their own end tag closes (open minus closed, per element name; scope
-// boundaries such as table and elements with implied end tags such as p and
-// li are not counted), plus formatting elements (b, font, ...) left open
-// since the last tag of a block: true when it passes `limit` anywhere.
-bool html_nesting_exceeds(std::string_view html, size_t limit);
 
 // `html` must be UTF-8. Never throws on malformed HTML (the parser recovers
 // as browsers do). `prescan` shrinks the page before gumbo parses it

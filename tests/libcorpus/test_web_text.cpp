@@ -6,6 +6,7 @@
 #include "libcorpus/boilerplate.h"
 #include "libcorpus/charset.h"
 #include "libcorpus/error.h"
+#include "libcorpus/html_prescan.h"
 #include "libcorpus/html_text.h"
 #include "libcorpus/http_message.h"
 #include "libcorpus/input.h"
