@@ -12,20 +12,18 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "libcorpus/digest.h"
 #include "libcorpus/error.h"
 #include "libcorpus/ingest_extract.h"
 #include "libcorpus/ingest_source.h"
 #include "libcorpus/ingest_spool.h"
+#include "libcorpus/json_write.h"
 #include "libcorpus/langid.h"
 #include "libcorpus/line_pipeline.h"
 #include "libcorpus/line_reader.h"
 
 namespace corpus {
-
-using json = nlohmann::ordered_json;
 
 void IngestStats::count(const std::string& outcome, uint64_t n) {
   for (auto& [k, v] : outcomes)
@@ -199,17 +197,20 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   thread_local SpoolDoc in;
   spool_decode(line, in);
   std::string text;
-  json para_langs = json::array();
+  thread_local std::string para_langs;  // the JSON array's items, comma-separated
+  para_langs.clear();
   const uint64_t host_hash = hash64(in.host);
   const double need = o.boilerplate ? rep.threshold(in.host, o.repeat_min_pages, o.repeat_fraction) : 0;
   thread_local std::vector<std::pair<std::string, size_t>> lang_bytes;  // paragraph language -> bytes
   lang_bytes.clear();
+  size_t kept = 0;
   for (const std::string& p : in.paras) {
     if (o.boilerplate && rep.repeated(host_hash, hash64(p), need)) continue;
     if (!text.empty()) text += '\n';
     text += p;
     const std::string& pl = paragraph_language(p, o.min_lang_percent).lang;
-    para_langs.push_back(pl);
+    if (kept++ > 0) para_langs += ',';
+    append_json_string(para_langs, pl);
     auto it = std::find_if(lang_bytes.begin(), lang_bytes.end(), [&](const auto& e) { return e.first == pl; });
     if (it == lang_bytes.end()) lang_bytes.emplace_back(pl, p.size());
     else it->second += p.size();
@@ -219,26 +220,29 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
     return;
   }
   LangGuess g = identify_language(text, o.min_lang_percent);
-  if (g.lang == "und") g = majority_language(lang_bytes, text.size() - (para_langs.size() - 1), o.min_lang_percent);
+  if (g.lang == "und") g = majority_language(lang_bytes, text.size() - (kept - 1), o.min_lang_percent);
   Digest128 d = digest128(text);
-  json doc;
-  doc["url"] = in.url;
-  doc["lang"] = g.lang;
-  doc["lang_score"] = std::round(g.score * 100) / 100;
-  if (!in.title.empty()) doc["title"] = in.title;
-  doc["text"] = std::move(text);
-  doc["para_langs"] = std::move(para_langs);
-  doc["mime"] = in.mime;
-  doc["charset"] = in.charset;
-  if (!in.date.empty()) doc["date"] = in.date;
-  doc["digest"] = digest_text(d);
-  if (in.is_warc) doc["warc"] = json{{"file", in.input}, {"offset", in.offset}, {"length", in.length}};
   out += "K\t";
   out += g.lang;
   out += '\t';
   out += fmt::format("{:016x}{:016x}", d.hi, d.lo);
   out += '\t';
-  out += doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  JsonObjectWriter doc(out);
+  doc.str("url", in.url).str("lang", g.lang).hundredths("lang_score", static_cast<int>(std::lround(g.score * 100)));
+  if (!in.title.empty()) doc.str("title", in.title);
+  doc.str("text", text);
+  doc.value("para_langs") += '[';
+  out += para_langs;
+  out += ']';
+  doc.str("mime", in.mime).str("charset", in.charset);
+  if (!in.date.empty()) doc.str("date", in.date);
+  doc.str("digest", digest_text(d));
+  if (in.is_warc) {
+    JsonObjectWriter warc(doc.value("warc"));
+    warc.str("file", in.input).num("offset", in.offset).num("length", in.length);
+    warc.close();
+  }
+  doc.close();
   out += '\n';
 }
 
