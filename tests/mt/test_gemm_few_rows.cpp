@@ -1,0 +1,59 @@
+// The few-row float product (mt/tensor/kernels.cpp): each output row has the
+// same bits whatever the number of rows beside it (what exact Jacobi
+// decoding needs), and it is the dot product to float accuracy.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "mt/tensor/tensor.h"
+
+using namespace mt;
+
+namespace {
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("few-row gemm: a row's bits do not depend on m") {
+  for (int k : {1, 7, 8, 9, 15, 16, 17, 24, 40, 100, 525}) {
+    const int n = 13;
+    auto a = random_floats(static_cast<size_t>(kFewRows) * k, 3 + k);
+    auto w = random_floats(static_cast<size_t>(n) * k, 5 + k);
+    std::vector<float> one(n), many(static_cast<size_t>(kFewRows) * n);
+    for (int m = 1; m <= kFewRows; ++m) {
+      gemm_nt<float>(a.data(), w.data(), many.data(), m, n, k, false);
+      for (int i = 0; i < m; ++i) {
+        gemm_nt<float>(a.data() + static_cast<size_t>(i) * k, w.data(), one.data(), 1, n, k, false);
+        for (int j = 0; j < n; ++j) {
+          const float got = many[static_cast<size_t>(i) * n + j];
+          REQUIRE_MESSAGE(same_bits(got, one[j]), "k=" << k << " m=" << m << " row " << i << " col " << j);
+          double ref = 0;
+          for (int p = 0; p < k; ++p)
+            ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];
+          REQUIRE(got == doctest::Approx(ref).epsilon(1e-5).scale(std::sqrt(k)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("few-row gemm: accumulate adds the product to C") {
+  const int m = 5, n = 9, k = 33;
+  auto a = random_floats(m * k, 1), w = random_floats(n * k, 2), c0 = random_floats(m * n, 3);
+  std::vector<float> c = c0, plain(m * n);
+  gemm_nt<float>(a.data(), w.data(), c.data(), m, n, k, true);
+  gemm_nt<float>(a.data(), w.data(), plain.data(), m, n, k, false);
+  for (int i = 0; i < m * n; ++i) CHECK(same_bits(c[i], c0[i] + plain[i]));
+}
