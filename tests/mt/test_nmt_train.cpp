@@ -43,7 +43,10 @@ double cpu_seconds() {
 
 std::string ids_text(const std::vector<int32_t>& v) {
   std::string s;
-  for (int32_t x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  for (int32_t x : v) {
+    if (!s.empty()) s += ' ';
+    s += std::to_string(x);  // not "" + to_string(x): GCC 12 warns falsely (-Wrestrict, GCC bug 105651)
+  }
   return s;
 }
 
