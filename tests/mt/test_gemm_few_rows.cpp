@@ -27,7 +27,7 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
 TEST_CASE("few-row gemm: a row's bits do not depend on m") {
-  for (int k : {1, 7, 8, 9, 15, 16, 17, 24, 40, 100, 525}) {
+  for (int k : {1, 7, 8, 9, 15, 16, 17, 24, 40, 100, 525, 1024, 1031, 2048}) {
     const int n = 13;
     auto a = random_floats(static_cast<size_t>(kFewRows) * k, 3 + k);
     auto w = random_floats(static_cast<size_t>(n) * k, 5 + k);
