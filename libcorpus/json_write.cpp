@@ -6,9 +6,10 @@
 
 namespace corpus {
 
-void append_json_string(std::string& out, std::string_view s) {
+void append_json_string(std::string& out, std::string_view s, bool strict) {
   if (!is_valid_utf8(s)) {
-    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += nlohmann::json(std::string(s)).dump(
+        -1, ' ', false, strict ? nlohmann::json::error_handler_t::strict : nlohmann::json::error_handler_t::replace);
     return;
   }
   static constexpr char kHex[] = "0123456789abcdef";
@@ -47,6 +48,41 @@ void append_json_hundredths(std::string& out, int k) {
     out += "0.";
     out += static_cast<char>('0' + k / 10);
     if (k % 10 != 0) out += static_cast<char>('0' + k % 10);
+  }
+}
+
+void append_json(std::string& out, const nlohmann::ordered_json& j, bool strict) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::string:
+      append_json_string(out, j.get_ref<const std::string&>(), strict);
+      return;
+    case nlohmann::ordered_json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, value] : j.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, key, strict);
+        out += ':';
+        append_json(out, value, strict);
+      }
+      out += '}';
+      return;
+    }
+    case nlohmann::ordered_json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& value : j) {
+        if (!first) out += ',';
+        first = false;
+        append_json(out, value, strict);
+      }
+      out += ']';
+      return;
+    }
+    default:
+      out += j.dump(-1, ' ', false,
+                    strict ? nlohmann::json::error_handler_t::strict : nlohmann::json::error_handler_t::replace);
   }
 }
 

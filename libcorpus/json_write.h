@@ -1,7 +1,8 @@
-// JSON objects written straight into a string, for tools that write many of
-// them (pc-ingest's documents): the bytes nlohmann's
-// dump(-1, ' ', false, error_handler_t::replace) writes for the same object,
-// without building a json tree first. UTF-8 is written as is; strings that
+// JSON written straight into a string, for tools that write many objects
+// (pc-ingest's and pc-split's documents): the bytes nlohmann's
+// dump(-1, ' ', false, error_handler_t::replace) writes for the same value,
+// without building a json tree first (JsonObjectWriter) or faster than
+// nlohmann's serializer (append_json). UTF-8 is written as is; strings that
 // are not valid UTF-8 go through nlohmann, which writes U+FFFD for the bad
 // bytes.
 #pragma once
@@ -10,10 +11,18 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 namespace corpus {
 
-// Appends `s` as a JSON string (quotes included).
-void append_json_string(std::string& out, std::string_view s);
+// Appends `s` as a JSON string (quotes included). Invalid UTF-8 becomes
+// U+FFFD, or throws nlohmann's type_error 316 when `strict`.
+void append_json_string(std::string& out, std::string_view s, bool strict = false);
+
+// Appends `j` as nlohmann's j.dump(-1, ' ', false, strict or replace)
+// writes it; strings and containers by hand, numbers, booleans and null
+// through nlohmann.
+void append_json(std::string& out, const nlohmann::ordered_json& j, bool strict = false);
 
 // Appends k / 100 (0 <= k <= 100) as nlohmann writes the double nearest to it:
 // "0.0", "0.07", "0.5", "1.0".

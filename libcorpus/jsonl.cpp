@@ -1,6 +1,7 @@
 #include "libcorpus/jsonl.h"
 
 #include "libcorpus/error.h"
+#include "libcorpus/json_write.h"
 #include "libcorpus/output.h"
 
 namespace corpus {
@@ -26,7 +27,9 @@ std::string parse_document(std::string_view line, Document& doc) {
 }
 
 std::string serialize_document(const Document& doc) {
-  return doc.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  std::string out;
+  append_json(out, doc.json, true);
+  return out;
 }
 
 JsonlReader::JsonlReader(std::unique_ptr<ByteSource> src, bool skip_bad)

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libcorpus/json_write.h"
 #include "libcorpus/jsonl.h"
 #include "libcorpus/utf8.h"
 
@@ -137,7 +138,7 @@ std::string SplitWorker::jsonl_line(std::string_view line, std::string& out, Spl
   if (!cfg_.norm.empty()) doc.json["text"] = std::move(new_text);
   doc.json["sentences"] = std::move(sentences);
   doc.json["sent_para"] = std::move(sent_para);
-  out += serialize_document(doc);
+  append_json(out, doc.json, true);
   out += '\n';
   return {};
 }
