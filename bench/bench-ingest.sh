@@ -75,7 +75,8 @@ bench_warc() {
   else
     echo "  WARC2TEXT not set: warc2text left out"
   fi
-  $drv --name "pc-ingest, $label (.warc.gz)" --repeat "$repeat" --bytes-from "$warc" --records "$records" "${runs[@]}"
+  $drv --name "pc-ingest, $label (.warc.gz)" --repeat "$repeat" --bytes-from "$warc" --records "$records" "${runs[@]}" \
+    --threads "pc-ingest -j2" 2
   cmp "$tmp/j1.jsonl" "$tmp/j2.jsonl" && echo "  -j1 and -j2 outputs are byte-identical ($(wc -l <"$tmp/j1.jsonl") documents)"
   if [ -n "${BASELINE:-}" ]; then
     if cmp -s "$tmp/base.jsonl" "$tmp/j1.jsonl"; then

@@ -5,6 +5,10 @@ run, interleaved, and prints medians, ratios, throughput and peak RSS.
     driver.py --name NAME [--repeat 5] [--bytes-from FILE | --bytes N]
               [--records N] --baseline CMD --candidate CMD
     driver.py --name NAME --run LABEL CMD --run LABEL CMD ...   (first = baseline)
+              [--threads LABEL N ...]
+
+--threads gives a run's thread count and adds a column "MB/s per thread"
+(MB/s divided by the count; runs not named count one thread).
 
 Commands run under `bash -o pipefail -c`, started by bench_runrss (built in
 bench/), with stdout discarded. Peak RSS is the largest resident set of the
@@ -58,6 +62,8 @@ def main():
     ap.add_argument("--baseline")
     ap.add_argument("--candidate", action="append", default=[])
     ap.add_argument("--run", nargs=2, action="append", default=[], metavar=("LABEL", "CMD"))
+    ap.add_argument("--threads", nargs=2, action="append", default=[], metavar=("LABEL", "N"),
+                    help="the thread count of a run, for a MB/s-per-thread column")
     ap.add_argument("--json", help="append results as JSON lines to this file")
     ap.add_argument("--runner", help="path of bench_runrss [$PC_BENCH_RUNNER or build/release/bench/bench_runrss]")
     a = ap.parse_args()
@@ -75,6 +81,11 @@ def main():
     if len(runs) < 2:
         ap.error("need a baseline and at least one candidate")
     size = a.bytes or (os.path.getsize(a.bytes_from) if a.bytes_from else None)
+    threads = {label: int(n) for label, n in a.threads}
+    unknown = set(threads) - {label for label, _ in runs}
+    if unknown:
+        ap.error(f"--threads names no run: {', '.join(sorted(unknown))}")
+    per_thread = bool(threads) and size is not None
 
     for _ in range(a.warmup):
         for _, cmd in runs:
@@ -92,18 +103,20 @@ def main():
     base_label = runs[0][0]
     base = statistics.median(walls[base_label])
     print(f"bench {a.name}: {a.repeat} interleaved runs each" + (f", input {human(size)}" if size else ""))
-    print(f"  {'command':<28} {'median s':>9} {'min s':>8} {'CPU s':>7} {'MB/s':>8} {'rec/s':>10} {'peak RSS':>10} {'ratio':>7}")
+    print(f"  {'command':<28} {'median s':>9} {'min s':>8} {'CPU s':>7} {'MB/s':>8}"
+          + (f" {'MB/s/thread':>12}" if per_thread else "") + f" {'rec/s':>10} {'peak RSS':>10} {'ratio':>7}")
     results = []
     for label, cmd in runs:
         med = statistics.median(walls[label])
         mbs = f"{size / med / 1e6:8.1f}" if size else f"{'-':>8}"
         rps = f"{a.records / med:10.0f}" if a.records else f"{'-':>10}"
         ratio = med / base
-        print(f"  {label:<28} {med:9.3f} {min(walls[label]):8.3f} {statistics.median(cpu[label]):7.2f} {mbs} {rps} "
+        pt = f" {size / med / 1e6 / threads.get(label, 1):12.1f}" if per_thread else ""
+        print(f"  {label:<28} {med:9.3f} {min(walls[label]):8.3f} {statistics.median(cpu[label]):7.2f} {mbs}{pt} {rps} "
               f"{human(rss[label]):>10} {ratio:6.2f}x")
         results.append({"label": label, "cmd": cmd, "median_s": med, "min_s": min(walls[label]),
                         "cpu_s": statistics.median(cpu[label]), "peak_rss_bytes": rss[label],
-                        "mb_per_s": size / med / 1e6 if size else None,
+                        "mb_per_s": size / med / 1e6 if size else None, "threads": threads.get(label, 1),
                         "records_per_s": a.records / med if a.records else None, "ratio_vs_baseline": ratio})
     for label, cmd in runs:
         print(f"  {label}: {cmd}")
