@@ -8,6 +8,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -356,6 +357,26 @@ size_t PeekableSource::read(char* buf, size_t n) {
     return k;
   }
   return inner_->read(buf, n);
+}
+
+Refill refill_window(ByteSource& src, std::string& buf, size_t& begin, size_t& end, bool& eof, size_t cap) {
+  if (eof) return Refill::kEof;
+  if (begin > 0) {
+    std::memmove(buf.data(), buf.data() + begin, end - begin);
+    end -= begin;
+    begin = 0;
+  }
+  if (end == buf.size()) {
+    if (buf.size() >= cap) return Refill::kFull;
+    buf.resize(std::min(std::max<size_t>(buf.size() * 2, 1), cap));
+  }
+  size_t r = src.read(buf.data() + end, buf.size() - end);
+  if (r == 0) {
+    eof = true;
+    return Refill::kEof;
+  }
+  end += r;
+  return Refill::kRead;
 }
 
 }  // namespace corpus

@@ -36,6 +36,14 @@ class ByteSource {
   virtual std::optional<uint64_t> raw_size() const = 0;
 };
 
+// A read window over a source, as the line and piece readers keep it:
+// buf[begin, end) is read but not consumed. refill_window moves those bytes
+// to the front and reads more after them, doubling `buf` up to `cap` bytes
+// when it is full. kFull: `buf` already holds `cap` unconsumed bytes (nothing
+// read); kEof: the source has no more bytes (`eof` is set and stays set).
+enum class Refill { kRead, kFull, kEof };
+Refill refill_window(ByteSource& src, std::string& buf, size_t& begin, size_t& end, bool& eof, size_t cap);
+
 // Opens `path` ("-" or "" = stdin) for reading. Throws Error if it cannot be
 // opened ("No such file or directory").
 std::unique_ptr<ByteSource> open_input(const std::string& path);

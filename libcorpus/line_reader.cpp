@@ -11,28 +11,21 @@ LineReader::LineReader(ByteSource& src, size_t max_line) : src_(src), max_line_(
   buf_.resize(size_t{1} << 20);
 }
 
-// Moves unread bytes to the front and reads more, growing the buffer when a
-// single line fills it. Returns false when no more bytes arrive.
+void LineReader::too_long() const {
+  throw Error("line longer than " + std::to_string(max_line_) + " bytes", "is this a text file?")
+      .at(src_.name(), line_no_ + 1);
+}
+
+// Reads more; false when no more bytes arrive. A line that fills the
+// buffer at its cap (max_line + 1 bytes) is an error.
 bool LineReader::refill() {
-  if (eof_) return false;
-  if (begin_ > 0) {
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
+  switch (refill_window(src_, buf_, begin_, end_, eof_, max_line_ + 1)) {
+    case Refill::kRead: return true;
+    case Refill::kEof: return false;
+    case Refill::kFull: break;
   }
-  if (end_ == buf_.size()) {
-    if (buf_.size() > max_line_)
-      throw Error("line longer than " + std::to_string(max_line_) + " bytes", "is this a text file?")
-          .at(src_.name(), line_no_ + 1);
-    buf_.resize(buf_.size() * 2);
-  }
-  size_t r = src_.read(buf_.data() + end_, buf_.size() - end_);
-  if (r == 0) {
-    eof_ = true;
-    return false;
-  }
-  end_ += r;
-  return true;
+  too_long();
+  return false;
 }
 
 bool LineReader::next(std::string_view& line) {
@@ -41,6 +34,7 @@ bool LineReader::next(std::string_view& line) {
     const char* nl = static_cast<const char*>(std::memchr(buf_.data() + scan, '\n', end_ - scan));
     if (nl) {
       size_t pos = static_cast<size_t>(nl - buf_.data());
+      if (pos - begin_ > max_line_) too_long();
       line = std::string_view(buf_.data() + begin_, pos - begin_);
       line_offset_ = consumed_;
       consumed_ += pos + 1 - begin_;
@@ -48,6 +42,7 @@ bool LineReader::next(std::string_view& line) {
       ++line_no_;
       return true;
     }
+    if (end_ - begin_ > max_line_) too_long();  // no newline in more than max_line bytes
     size_t scanned = end_ - begin_;
     if (!refill()) {
       if (end_ == begin_) return false;
@@ -59,9 +54,6 @@ bool LineReader::next(std::string_view& line) {
       return true;
     }
     scan = begin_ + scanned;  // refill moved data to the front
-    if (end_ - begin_ > max_line_)
-      throw Error("line longer than " + std::to_string(max_line_) + " bytes", "is this a text file?")
-          .at(src_.name(), line_no_ + 1);
   }
 }
 

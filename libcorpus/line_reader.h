@@ -33,6 +33,7 @@ class LineReader {
 
  private:
   bool refill();
+  [[noreturn]] void too_long() const;
 
   ByteSource& src_;
   size_t max_line_;

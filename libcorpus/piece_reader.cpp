@@ -30,23 +30,8 @@ PieceReader::PieceReader(ByteSource& src, size_t max_piece, bool pieces, bool sk
 }
 
 bool PieceReader::fill() {
-  if (eof_) return false;
-  if (begin_ > 0) {
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-  }
-  if (end_ == buf_.size()) {
-    if (buf_.size() > max_piece_) return true;  // full: a piece is cut
-    buf_.resize(std::min(buf_.size() * 2, max_piece_ + 1));
-  }
-  size_t r = src_.read(buf_.data() + end_, buf_.size() - end_);
-  if (r == 0) {
-    eof_ = true;
-    return false;
-  }
-  end_ += r;
-  return true;
+  // Full at max_piece + 1 bytes: next() cuts a piece.
+  return refill_window(src_, buf_, begin_, end_, eof_, max_piece_ + 1) != Refill::kEof;
 }
 
 bool PieceReader::next(std::string& out) {

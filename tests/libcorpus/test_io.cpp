@@ -201,6 +201,49 @@ TEST_CASE("LineReader: empty input has no lines, a line over the limit is an Err
   CHECK_THROWS_AS(r2.next(l), Error);
 }
 
+TEST_CASE("LineReader: a line of exactly the limit passes, one byte more does not") {
+  TmpDir dir;
+  for (size_t limit : {size_t{10}, size_t{3'000'000}}) {
+    write_file(dir.path("ok"), std::string(limit, 'z') + "\nnext\n");
+    auto in = open_input(dir.path("ok"));
+    LineReader r(*in, limit);
+    std::string_view l;
+    REQUIRE(r.next(l));
+    CHECK(l.size() == limit);
+    REQUIRE(r.next(l));
+    CHECK(l == "next");
+    write_file(dir.path("over"), std::string(limit + 1, 'z') + "\n");
+    auto in2 = open_input(dir.path("over"));
+    LineReader r2(*in2, limit);
+    CHECK_THROWS_WITH_AS(r2.next(l), doctest::Contains("line longer than"), Error);
+  }
+}
+
+TEST_CASE("refill_window keeps unconsumed bytes, grows to its cap, then says full") {
+  TmpDir dir;
+  write_file(dir.path("w"), "abcdefghij");
+  auto in = open_input(dir.path("w"));
+  std::string buf(4, '\0');
+  size_t begin = 0, end = 0;
+  bool eof = false;
+  REQUIRE(refill_window(*in, buf, begin, end, eof, 6) == Refill::kRead);
+  CHECK(buf.substr(begin, end - begin) == "abcd");
+  begin = 2;  // "ab" consumed
+  REQUIRE(refill_window(*in, buf, begin, end, eof, 6) == Refill::kRead);  // moves "cd" to the front
+  CHECK(begin == 0);
+  CHECK(buf.substr(0, end) == "cdef");
+  REQUIRE(refill_window(*in, buf, begin, end, eof, 6) == Refill::kRead);  // full: grows to the cap
+  CHECK(buf.size() == 6);
+  CHECK(buf.substr(0, end) == "cdefgh");
+  CHECK(refill_window(*in, buf, begin, end, eof, 6) == Refill::kFull);
+  begin = 6;
+  REQUIRE(refill_window(*in, buf, begin, end, eof, 6) == Refill::kRead);
+  CHECK(buf.substr(begin, end - begin) == "ij");
+  CHECK(refill_window(*in, buf, begin, end, eof, 6) == Refill::kEof);
+  CHECK(eof);
+  CHECK(refill_window(*in, buf, begin, end, eof, 6) == Refill::kEof);
+}
+
 TEST_CASE("PeekableSource gives back what it peeked") {
   TmpDir dir;
   write_file(dir.path("p.zst"), "<tmx>hello</tmx>\n");
