@@ -100,7 +100,7 @@ TEST_CASE("ibm1: the model does not depend on the number of threads") {
     o.prune = 0;
     Ibm1Trainer t(c, o);
     for (int k = 0; k < 3; ++k) t.iterate();
-    t.model({{"x", 1}}).save(d.path("m" + std::to_string(threads)));
+    t.model({{"x", 1}}).save(d.path(std::string("m").append(std::to_string(threads))));
   }
   CHECK(bytes(d.path("m1")) == bytes(d.path("m2")));
   CHECK(bytes(d.path("m1")) == bytes(d.path("m3")));
@@ -115,7 +115,7 @@ TEST_CASE("ibm1: the cell cache and the lookup path give the same model") {
     Ibm1Trainer t(c, o);
     CHECK(t.cached() == (cache != 0));
     for (int k = 0; k < 2; ++k) t.iterate();
-    t.model({}).save(d.path("m" + std::to_string(cache != 0)));
+    t.model({}).save(d.path(std::string("m").append(std::to_string(cache != 0))));
   }
   CHECK(bytes(d.path("m0")) == bytes(d.path("m1")));
 }
