@@ -84,7 +84,7 @@ std::string parse_http_response(std::string_view block, HttpResponse& out) {
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       if ((line[0] == ' ' || line[0] == '\t') && !out.headers.empty()) {
-        out.headers.back().second += " " + std::string(trim(line));
+        out.headers.back().second.append(" ").append(trim(line));
         continue;
       }
       return "bad HTTP header line " + quote(line, 40);

@@ -40,8 +40,10 @@ std::string Progress::render(uint64_t bytes, uint64_t records, double secs, int 
     int bar = width - static_cast<int>(label_.size() + right.size()) - 4;
     if (bar < 10) return label_ + right;
     int fill = static_cast<int>(frac * bar);
-    return label_ + " [" + std::string(static_cast<size_t>(fill), '=') +
-           (fill < bar ? ">" + std::string(static_cast<size_t>(bar - fill - 1), ' ') : "") + "]" + right;
+    std::string line = label_ + " [";
+    line.append(static_cast<size_t>(fill), '=');
+    if (fill < bar) line.append(">").append(static_cast<size_t>(bar - fill - 1), ' ');
+    return line.append("]").append(right);
   }
   return label_ + " " + human_bytes(static_cast<double>(bytes)) + tail + "  " + human_duration(secs);
 }
@@ -54,7 +56,8 @@ void Progress::update(uint64_t bytes, uint64_t records) {
   int width = 80;
   struct winsize ws;
   if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) width = ws.ws_col;
-  std::string line = "\r" + render(bytes, records, std::chrono::duration<double>(now - start_).count(), width - 1) + "\033[K";
+  std::string line(1, '\r');
+  line.append(render(bytes, records, std::chrono::duration<double>(now - start_).count(), width - 1)).append("\033[K");
   (void)!::write(2, line.data(), line.size());
   drawn_ = true;
 }

@@ -69,9 +69,9 @@ std::optional<UrlParts> split_url(std::string_view url) {
   p.port = get(u.get(), CURLUPART_PORT);
   if ((p.scheme == "http" && p.port == "80") || (p.scheme == "https" && p.port == "443")) p.port.clear();
   p.path = get(u.get(), CURLUPART_PATH);
-  if (p.path.empty()) p.path = "/";
+  if (p.path.empty()) p.path.assign(1, '/');
   std::string q = get(u.get(), CURLUPART_QUERY);
-  if (!q.empty()) p.path += "?" + q;
+  if (!q.empty()) p.path.append("?").append(q);
   return p;
 }
 

@@ -121,7 +121,7 @@ bool WarcReader::next(WarcRecord& rec) {
     size_t colon = line.find(':');
     if (colon == std::string::npos) {
       if ((line[0] == ' ' || line[0] == '\t') && !rec.headers.empty()) {  // folded line
-        rec.headers.back().second += " " + std::string(trim(line));
+        rec.headers.back().second.append(" ").append(trim(line));
         continue;
       }
       throw Error(fmt::format("record {}: bad header line {}", rec.number, quote(line, 40))).at(name());

@@ -81,7 +81,7 @@ void parse_links(std::string_view line, std::set<Link>& sure, std::set<Link>* po
                           possible ? "links are i-j (sure) or i?j (possible), 0-based" : "links are i-j, 0-based");
     Link l{std::stoi(std::string(a)), std::stoi(std::string(b))};
     if (tok[sep] == '-') sure.insert(l);
-    else possible->insert(l);
+    else if (possible) possible->insert(l);  // always set here: '?' and 'p' are only searched for with it
     i = j;
   }
 }
