@@ -231,9 +231,7 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   doc.str("url", in.url).str("lang", g.lang).hundredths("lang_score", static_cast<int>(std::lround(g.score * 100)));
   if (!in.title.empty()) doc.str("title", in.title);
   doc.str("text", text);
-  doc.value("para_langs") += '[';
-  out += para_langs;
-  out += ']';
+  doc.value("para_langs").append("[").append(para_langs).append("]");
   doc.str("mime", in.mime).str("charset", in.charset);
   if (!in.date.empty()) doc.str("date", in.date);
   doc.str("digest", digest_text(d));
