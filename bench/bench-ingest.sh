@@ -19,7 +19,9 @@
 #                                 without --multilang; it is not built here:
 #                                 build it by hand from github.com/bitextor/warc2text
 # and checks that -j1 and -j2 write the same bytes (and says whether the
-# baseline does).
+# baseline does). Then bench_ingest_floor times the libraries pc-ingest must
+# call (gumbo, CLD2 per paragraph and per document) and the WARC reading on
+# their own, on the same pages and texts: the floor under any pc-ingest.
 # Usage: [BASELINE=...] [WARC2TEXT=...] bench/bench-ingest.sh [REPEAT] [BUILD_DIR]
 #   (run from the repository root; needs the debian-reference-* packages of
 #   scripts/setup-deps.sh)
@@ -56,7 +58,7 @@ crawl() {
   server_pid=
 }
 
-# bench_warc LABEL WARC
+# bench_warc LABEL WARC [TARGET_MB_PER_S]
 bench_warc() {
   local label=$1 warc=$2 records responses
   records=$(zcat "$warc" | grep -a -c '^WARC-Type: ')
@@ -89,11 +91,14 @@ bench_warc() {
     fi
   fi
   "$pc" -j1 "$warc" 2>&1 >/dev/null | tail -n 1 | sed 's/^/  /'
+  # The libraries' own share: gumbo, CLD2 (both passes) and reading the WARC,
+  # timed alone on what pc-ingest hands them (bench/ingest_floor.cpp).
+  "$bin/bench/bench_ingest_floor" "$warc" "$tmp/j1.jsonl" "$repeat" ${3:-} | sed 's/^/  /'
 }
 
 crawl "$reference" "$tmp/reference.warc.gz" --max-body 100M \
   --accept text/html,text/css,text/plain,application/pdf,application/gzip,image/png,image/jpeg,image/gif,image/svg+xml
-bench_warc "debian-reference as installed, 10 languages" "$tmp/reference.warc.gz"
+bench_warc "debian-reference as installed, 10 languages" "$tmp/reference.warc.gz" 27  # the issue's warc2text figure
 
 SITE_LANGS="en fr de es ja id it pt zh-cn zh-tw" \
 SITE_CHAPTERS="pr01 ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09 ch10 ch11 ch12" \
