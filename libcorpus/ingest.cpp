@@ -9,7 +9,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -173,23 +172,58 @@ class RepeatTable {
 // Per-paragraph language ID is a pure function of the paragraph, and short
 // paragraphs repeat a lot (table cells, command lines, menu entries across
 // the pages of a site): a per-thread cache of short paragraphs saves CLD2
-// calls without changing any result.
-const LangGuess& paragraph_language(const std::string& p, int min_percent) {
-  struct Cache {
-    std::unordered_map<std::string, LangGuess> map;
-    int min_percent = -1;
-  };
-  thread_local Cache cache;
-  thread_local LangGuess scratch;
-  if (p.size() > 200) return scratch = identify_language(p, min_percent);
-  if (cache.min_percent != min_percent || cache.map.size() >= 100000) {
-    cache.map.clear();
-    cache.min_percent = min_percent;
+// calls without changing any result. Open addressing on the paragraph's
+// hash64 (already computed for the repeat table), the text compared on a
+// hash match; a node-based map made each lookup a chain of cache misses.
+class ParagraphLanguages {
+ public:
+  // The reference is valid until the next call.
+  const LangGuess& get(const std::string& p, uint64_t h, int min_percent) {
+    if (p.size() > kMaxBytes) return scratch_ = identify_language(p, min_percent);
+    if (min_percent != min_percent_ || entries_.size() >= kMaxEntries) {
+      slots_.assign(slots_.size(), Slot{});
+      entries_.clear();
+      min_percent_ = min_percent;
+    }
+    if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.entry == 0) {
+        entries_.push_back({p, identify_language(p, min_percent)});
+        slots_[i] = {h, static_cast<uint32_t>(entries_.size())};
+        return entries_.back().guess;
+      }
+      if (s.hash == h && entries_[s.entry - 1].text == p) return entries_[s.entry - 1].guess;
+    }
   }
-  auto it = cache.map.find(p);
-  if (it == cache.map.end()) it = cache.map.emplace(p, identify_language(p, min_percent)).first;
-  return it->second;
-}
+
+ private:
+  static constexpr size_t kMaxBytes = 200, kMaxEntries = 100000;
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t entry = 0;  // 1 + index in entries_; 0: empty
+  };
+  struct Entry {
+    std::string text;
+    LangGuess guess;
+  };
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& s : old)
+      if (s.entry) {
+        size_t i = s.hash & mask_;
+        while (slots_[i].entry) i = (i + 1) & mask_;
+        slots_[i] = s;
+      }
+  }
+  std::vector<Slot> slots_;
+  std::vector<Entry> entries_;
+  size_t mask_ = 0;
+  int min_percent_ = -1;
+  LangGuess scratch_;
+};
 
 // Pass 2 for one spooled document: a line "D\toutcome" (dropped) or
 // "K\tlang\tdigest\tjson".
@@ -204,11 +238,13 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   thread_local std::vector<std::pair<std::string, size_t>> lang_bytes;  // paragraph language -> bytes
   lang_bytes.clear();
   size_t kept = 0;
+  thread_local ParagraphLanguages languages;
   for (const std::string& p : in.paras) {
-    if (o.boilerplate && rep.repeated(host_hash, hash64(p), need)) continue;
+    const uint64_t ph = hash64(p);
+    if (o.boilerplate && rep.repeated(host_hash, ph, need)) continue;
     if (!text.empty()) text += '\n';
     text += p;
-    const std::string& pl = paragraph_language(p, o.min_lang_percent).lang;
+    const std::string& pl = languages.get(p, ph, o.min_lang_percent).lang;
     if (kept++ > 0) para_langs += ',';
     append_json_string(para_langs, pl);
     auto it = std::find_if(lang_bytes.begin(), lang_bytes.end(), [&](const auto& e) { return e.first == pl; });
