@@ -84,6 +84,7 @@ class Spool : public ByteSource {
 struct Work {
   IngestItem item;
   Extracted x;
+  std::string spool_line;  // a candidate's spool line, encoded on the worker thread
 };
 
 // A counter keyed by 64-bit hashes: open addressing with linear probing in
@@ -293,7 +294,6 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
   std::unique_ptr<ItemSource> src;
   uint64_t done_bytes = 0;
   uint64_t candidates = 0;
-  std::string spool_line;
   auto position = [&] { return done_bytes + (src ? src->position() : 0); };
   tbb::parallel_pipeline(
       tokens,
@@ -319,6 +319,10 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
               [&](std::shared_ptr<Work> w) {
                 w->x = extract_item(w->item, o);
                 w->item.data = std::string();
+                if (!w->x.bad && w->x.outcome.empty()) {
+                  spool_encode(w->x, w->spool_line);
+                  w->x.paras = std::vector<std::string>();  // in the spool line now
+                }
                 return w;
               }) &
           tbb::make_filter<std::shared_ptr<Work>, void>(
@@ -334,9 +338,7 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
                   st.count(x.outcome);
                 } else {
                   if (o.boilerplate) rep.add_page(x.host, x.hashes);
-                  spool_line.clear();
-                  spool_encode(x, spool_line);
-                  spool.write(spool_line);
+                  spool.write(w->spool_line);
                   ++candidates;
                 }
                 if (cb.progress) cb.progress(position(), st.records);
