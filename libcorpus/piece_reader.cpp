@@ -78,8 +78,7 @@ bool PieceReader::next(std::string& out) {
   }
   if (!cut) cut = space;
   if (!cut) {
-    cut = limit;
-    while (cut > begin_ + 1 && (static_cast<unsigned char>(buf_[cut]) & 0xC0) == 0x80) --cut;
+    cut = utf8_cut_at_or_before(buf_, limit, begin_ + 1);
   }
   std::string piece = buf_.substr(begin_, cut - begin_);
   if (!continuing_) ++line_no_;

@@ -10,6 +10,7 @@
 #include "libcorpus/error.h"
 #include "libcorpus/segment_rules.h"
 #include "libcorpus/uchar.h"
+#include "libcorpus/utf8.h"
 
 namespace corpus {
 
@@ -41,8 +42,7 @@ size_t safe_cut(std::string_view s, size_t limit) {
   if (limit >= s.size()) return s.size();
   if (limit == 0) limit = 1;
   // A character boundary at or below limit.
-  size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  size_t cut = utf8_cut_at_or_before(s, limit);
   const size_t lo = cut / 2;
   size_t space = 0, clause_space = 0, clause = 0;
   for (size_t i = cut; i > lo;) {
@@ -113,8 +113,7 @@ void Segmenter::split(std::string_view para, std::string_view lang, std::vector<
     size_t end = para.size();
     const bool last_window = para.size() - pos <= window;
     if (!last_window) {
-      end = pos + window;
-      while ((static_cast<unsigned char>(para[end]) & 0xC0) == 0x80) --end;
+      end = utf8_cut_at_or_before(para, pos + window);
     }
     std::string_view v = para.substr(pos, end - pos);
 

@@ -13,6 +13,13 @@ size_t find_invalid_utf8(std::string_view s);
 
 inline bool is_valid_utf8(std::string_view s) { return find_invalid_utf8(s) == std::string_view::npos; }
 
+// The largest offset <= pos (pos < s.size()) that is not inside a UTF-8
+// sequence, never below `floor`: where to cut s so that no character is split.
+inline size_t utf8_cut_at_or_before(std::string_view s, size_t pos, size_t floor = 0) {
+  while (pos > floor && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+  return pos;
+}
+
 // Checks that a text field is valid UTF-8 with no NUL byte. Returns an empty
 // string when it is, otherwise a message such as
 // "invalid UTF-8 at byte 12 (\xff)".

@@ -231,7 +231,8 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   while (lines.next(line)) {
     std::string bad = check_text(line);
     if (!bad.empty()) throw Error(bad).at(lines.name(), lines.line_number());
-    chunk.push_back(src_tok.encode(line));
+    bool cut = false;  // greedy_translate keeps max_len - 1 tokens: the rest of a huge line is not encoded
+    chunk.push_back(src_tok.encode_prefix(line, static_cast<size_t>(mf.config().max_len), cut));
     ++n;
     if (chunk.size() >= 64 * static_cast<size_t>(a.batch_size)) flush();
   }

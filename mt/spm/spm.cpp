@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "libcorpus/error.h"
+#include "libcorpus/utf8.h"
 #include "mt/layers/dropout.h"
 
 namespace mt {
@@ -71,6 +72,9 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
 Tokenizer::Tokenizer(std::string_view serialized) : sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
   auto st = sp_->LoadFromSerializedProto(serialized);
   if (!st.ok()) throw corpus::Error("bad SentencePiece model: " + std::string(st.message()));
+  for (int id = 0; id < sp_->GetPieceSize(); ++id)
+    if (!sp_->IsControl(id) && !sp_->IsUnknown(id) && !sp_->IsUnused(id) && !sp_->IsByte(id))
+      max_piece_bytes_ = std::max(max_piece_bytes_, sp_->IdToPiece(id).size());
 }
 
 Tokenizer::~Tokenizer() = default;
@@ -79,6 +83,13 @@ std::vector<int32_t> Tokenizer::encode(std::string_view text) const {
   std::vector<int> ids;
   sp_->Encode(text, &ids).IgnoreError();
   return {ids.begin(), ids.end()};
+}
+
+std::vector<int32_t> Tokenizer::encode_prefix(std::string_view text, size_t max_tokens, bool& cut) const {
+  const size_t limit = max_text_bytes(max_tokens);
+  cut = text.size() > limit;
+  if (!cut) return encode(text);
+  return encode(text.substr(0, corpus::utf8_cut_at_or_before(text, limit)));
 }
 
 std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {

@@ -33,6 +33,16 @@ class Tokenizer {
   explicit Tokenizer(std::string_view serialized);
   ~Tokenizer();
   std::vector<int32_t> encode(std::string_view text) const;
+  // As encode, for a caller that keeps at most `max_tokens` tokens: a text
+  // over max_text_bytes(max_tokens) bytes is cut there (at a code point
+  // boundary) before it is encoded, and `cut` says so. Encoding costs time
+  // and memory in proportion to the text (a 5 MB line took 6 s and 1.2 GB),
+  // and such a text has more than `max_tokens` tokens unless most of it is
+  // white space or characters that normalisation removes.
+  std::vector<int32_t> encode_prefix(std::string_view text, size_t max_tokens, bool& cut) const;
+  // 4x the longest piece's bytes per token: normalisation can shrink text
+  // (NFKC maps a 3-byte full-width letter to 1 byte).
+  size_t max_text_bytes(size_t max_tokens) const { return 4 * max_piece_bytes_ * max_tokens; }
   std::string decode(const std::vector<int32_t>& ids) const;
   int vocab_size() const;
   std::string piece(int id) const;
@@ -40,6 +50,7 @@ class Tokenizer {
 
  private:
   std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
+  size_t max_piece_bytes_ = 1;  // the longest normal piece, in bytes
 };
 
 }  // namespace mt

@@ -27,13 +27,14 @@ EncodedBitext encode_bitext(const Bitext& b, const Tokenizer& src, const Tokeniz
                             bool keep_refs) {
   EncodedBitext e;
   for (size_t i = 0; i < b.src.size(); ++i) {
-    auto s = src.encode(b.src[i]);
-    auto t = trg.encode(b.trg[i]);
-    if (s.empty() || t.empty()) {
+    bool s_cut = false, t_cut = false;  // a side too long to be worth encoding whole
+    auto s = src.encode_prefix(b.src[i], static_cast<size_t>(max_len), s_cut);
+    auto t = trg.encode_prefix(b.trg[i], static_cast<size_t>(max_len), t_cut);
+    if (!s_cut && !t_cut && (s.empty() || t.empty())) {
       ++e.empty;
       continue;
     }
-    if (static_cast<int>(s.size()) >= max_len || static_cast<int>(t.size()) >= max_len) {
+    if (s_cut || t_cut || static_cast<int>(s.size()) >= max_len || static_cast<int>(t.size()) >= max_len) {
       ++e.too_long;
       continue;
     }

@@ -30,7 +30,9 @@ struct EncodedBitext {
 };
 
 // Tokenises; pairs with a side longer than max_len - 1 tokens (room for
-// EOS/BOS) or an empty side are counted and left out.
+// EOS/BOS) or an empty side are counted and left out. A side over
+// Tokenizer::max_text_bytes(max_len) bytes counts as too long without being
+// encoded whole (see Tokenizer::encode_prefix).
 EncodedBitext encode_bitext(const Bitext& b, const Tokenizer& src, const Tokenizer& trg, int max_len,
                             bool keep_refs);
 

@@ -30,6 +30,14 @@ TEST_CASE("UTF-8 validation") {
   CHECK(check_text("fine").empty());
 }
 
+TEST_CASE("utf8_cut_at_or_before never splits a character") {
+  const std::string s = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z";  // a é € 😀 z: starts at 0 1 3 6 10
+  const size_t want[] = {0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10};
+  for (size_t pos = 0; pos < s.size(); ++pos) CHECK(utf8_cut_at_or_before(s, pos) == want[pos]);
+  CHECK(utf8_cut_at_or_before(s, 9, 8) == 8);  // not below the floor
+  CHECK(utf8_cut_at_or_before(s, 2, 1) == 1);
+}
+
 TEST_CASE("TSV header rule: a header only if every field is a known column") {
   CHECK(is_known_column("src_text"));
   CHECK(is_known_column("bicleaner_score"));
