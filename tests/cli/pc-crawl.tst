@@ -17,3 +17,4 @@ state-needs-file	2	empty	~--state needs -o FILE	pc-crawl --state s http://127.0.
 bad-state-file	1	empty	~s: not a pc-crawl state file	echo garbage > s && pc-crawl --state s -o x.warc http://127.0.0.1:9/
 missing-seeds-file	1	empty	~nofile: No such file	pc-crawl --seeds nofile -o x.warc
 unreachable-robots-means-disallow	0	empty	~1 robots.txt unreachable, 1 disallowed by robots.txt	pc-crawl --retries 0 --delay 0 -o x.warc.gz http://127.0.0.1:9/ && zcat x.warc.gz | grep -aq '^WARC-Type: warcinfo'
+empty-seeds-file	2	empty	~no seed URL given	: > s.txt && pc-crawl --seeds s.txt -o x.warc; r=$?; [ ! -e x.warc ] || exit 97; exit $r

@@ -20,7 +20,7 @@ invalid-utf8	1	empty	~pc-eval: .*bad-utf8\.txt:1: invalid UTF-8	pc-eval bleu -r 
 nul-byte	1	empty	~pc-eval: .*nul\.txt:1: .*NUL	pc-eval chrf -r $DATA/eval/nul.txt $DATA/eval/one.txt
 empty-input	1	empty	~empty input	pc-eval bleu -r $DATA/eval/empty.txt $DATA/eval/empty.txt
 missing-file	1	empty	~pc-eval: .*no-such-file.*No such file	pc-eval bleu -r $DATA/eval/one.txt no-such-file.txt
-truncated-gz	1	empty	~truncated	pc-eval bleu -r $DATA/eval/readme.ref1 $DATA/eval/truncated.gz
+truncated-gz	1	empty	~truncated\.gz: truncated gzip data	pc-eval bleu -r $DATA/eval/readme.ref1 $DATA/eval/truncated.gz
 no-reference	2	empty	~no reference	pc-eval bleu $DATA/eval/one.txt
 unknown-tokenizer	2	empty	~unknown tokenizer	pc-eval bleu --tokenize moses -r $DATA/eval/one.txt $DATA/eval/one.txt
 unknown-subcommand	2	empty	~unknown subcommand	pc-eval blue -r $DATA/eval/one.txt $DATA/eval/one.txt
@@ -46,3 +46,7 @@ aer-empty	0	~^0\t3\t5\t0\.0000\t0\.0000\t1\.0000$	-	pc-eval align -g $DATA/eval/
 aer-unbalanced	2	empty	~wa\.short has 1 lines	pc-eval align -g $DATA/eval/wa.gold $DATA/eval/wa.short
 aer-bad-link	1	empty	~wa\.gold:1: malformed alignment link	pc-eval align --align-format pharaoh -g $DATA/eval/wa.gold $DATA/eval/wa.gold
 help	0	~^Usage:	empty	pc-eval --help
+# A truncated zstd stream; a 4 MB line (one word) is scored, not refused
+truncated-zst	1	empty	~t\.zst: truncated zstd data	zstd -q -c $DATA/eval/readme.hyp > f && head -c 40 f > t.zst && pc-eval bleu -r $DATA/eval/readme.ref1 t.zst
+huge-line	0	~= 100\.0	-	head -c 4000000 /dev/zero | tr '\0' a > big && echo >> big && pc-eval chrf -q -r big big
+mining-invalid-utf8	1	empty	~x\.gold:1: invalid UTF-8	printf 'de-\xff\ten-1\n' > x.gold && pc-eval mining -g x.gold $DATA/eval/mine.partial

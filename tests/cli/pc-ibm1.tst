@@ -61,3 +61,4 @@ wrong-column-count	1	empty	~expected 2 tab-separated columns, found 3	printf 'a\
 huge-line-20MB	0	~^0-0$	empty	{ printf 'src_text\ttrg_text\n'; head -c 20000000 /dev/zero | tr '\0' a; printf '\tb\n'; } > big.tsv && pc-ibm1 align -q big.tsv
 truncated-gz	1	empty	~^pc-ibm1: t.tsv.gz: truncated gzip data	gzip -c $SAMPLES/bitext/en-fr.tsv > full && head -c 20000 full > t.tsv.gz && pc-ibm1 train -o m.st t.tsv.gz; r=$?; [ ! -e m.st ] || exit 97; exit $r
 compressed-input	0	empty	-	zstd -q -c $SAMPLES/bitext/en-fr.tsv > x.tsv.zst && pc-ibm1 align -q x.tsv.zst > a && pc-ibm1 align -q $SAMPLES/bitext/en-fr.tsv > b && cmp a b
+truncated-zst	1	empty	~^pc-ibm1: t\.tsv\.zst: truncated zstd data	zstd -q -c $SAMPLES/bitext/en-fr.tsv > full && head -c 20000 full > t.tsv.zst && pc-ibm1 train -o m.st t.tsv.zst; r=$?; [ ! -e m.st ] || exit 97; exit $r

@@ -55,3 +55,8 @@ unwritable-output	1	empty	~^pc-tmx: /proc/out.tmx: cannot create output file	pc-
 missing-output-dir	1	empty	~^pc-tmx: nodir/out.tmx: cannot create output file \(No such file or directory\) — create the folder first	pc-tmx -s en -t fr $DATA/unicode.tsv -o nodir/out.tmx
 sigint-leaves-no-file	130	empty	-	(printf 'src_text\ttrg_text\na\tb\n'; sleep 5) | pc-tmx -s en -t fr -o out.tmx & sleep 1; kill -INT $!; wait $!; r=$?; [ -z "$(ls -A)" ] || { ls -A >&2; exit 97; }; exit $r
 sigkill-leaves-no-final-name	137	empty	-	(printf 'src_text\ttrg_text\na\tb\n'; sleep 5) | pc-tmx -s en -t fr -o out.tmx & sleep 1; kill -KILL $!; wait $!; r=$?; [ ! -e out.tmx ] || exit 97; exit $r
+# TMX input that XML cannot hold: invalid UTF-8 or a NUL byte in a <seg> ends the run, also with --skip-bad (the XML parser cannot resume)
+tmx-invalid-utf8	1	empty	~bad\.tmx:1: XML error: not well-formed	printf '<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>caf\xe9</seg></tuv><tuv xml:lang="fr"><seg>b</seg></tuv></tu></body></tmx>' > bad.tmx && pc-tmx bad.tmx
+tmx-nul-skip-bad	1	empty	~nul\.tmx:1: XML error: not well-formed	printf '<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>a\0b</seg></tuv><tuv xml:lang="fr"><seg>b</seg></tuv></tu></body></tmx>' > nul.tmx && pc-tmx --skip-bad nul.tmx -o out.tsv; r=$?; [ ! -e out.tsv ] || exit 97; exit $r
+lockstep-trg-longer	2	-	~line counts differ: .*moses\.fr has 2 lines, .*moses3\.fr has 3 or more	pc-tmx --src $DATA/moses.fr --trg $DATA/moses3.fr -s en -t fr -o out.tmx; r=$?; [ ! -e out.tmx ] || exit 97; exit $r
+empty-gzip-stream	0	~^</tmx>$	empty	printf '' | gzip > e.tsv.gz && pc-tmx -q -s en -t fr e.tsv.gz | xmllint --noout - && pc-tmx -q -s en -t fr e.tsv.gz
