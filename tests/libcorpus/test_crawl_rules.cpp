@@ -5,7 +5,9 @@
 #include "libcorpus/crawl_scope.h"
 #include "libcorpus/crawl_sitemap.h"
 #include "libcorpus/error.h"
+#include "libcorpus/http_message.h"
 #include "libcorpus/url.h"
+#include "tmpdir.h"
 
 using namespace corpus;
 
@@ -85,4 +87,45 @@ TEST_CASE("sitemaps: urlset and index") {
   CHECK(s.is_index);
   CHECK(parse_sitemap("<html></html>", s) != "");
   CHECK(parse_sitemap("not xml", s) != "");
+}
+
+// Bad bytes from the web: robots.txt and sitemaps are whatever a server sends.
+TEST_CASE("robots: invalid UTF-8, NUL bytes, CR line ends and a 2 MB line are read, not fatal") {
+  std::string txt = "User-agent: *\r\nDisallow: /caf\xe9/\r\nDisallow: /a";
+  txt += '\0';
+  txt += "b\r\nDisallow: /x\xff\xfe\n";
+  txt += "Disallow: /" + std::string(2'000'000, 'z') + "\n";
+  txt += "Disallow: /after-the-long-line\n";
+  auto r = RobotsRules::parse(txt, "pc-crawl");
+  CHECK_FALSE(r.allowed("/caf\xe9/x"));  // patterns match the bytes as written
+  CHECK_FALSE(r.allowed("/after-the-long-line/x"));
+  CHECK_FALSE(r.allowed("/" + std::string(2'000'000, 'z') + "/x"));
+  CHECK(r.allowed("/zz"));
+  CHECK(r.allowed("/"));
+  // Binary garbage gives no rules, so everything is allowed (as for a missing file).
+  std::string junk;
+  for (int i = 0; i < 5000; ++i) junk += static_cast<char>((i * 131 + 7) % 256);
+  CHECK(RobotsRules::parse(junk, "pc-crawl").allowed("/anything"));
+  CHECK(RobotsRules::parse("", "pc-crawl").allowed("/anything"));
+}
+
+TEST_CASE("sitemaps: invalid UTF-8, NUL, a cut document and a truncated gzip body are errors, not crashes") {
+  Sitemap s;
+  CHECK(parse_sitemap("<urlset><url><loc>/caf\xe9</loc></url></urlset>", s) != "");
+  CHECK(parse_sitemap(std::string("<urlset><url><loc>/a\0b</loc></url></urlset>", 44), s) != "");
+  const std::string xml = "<?xml version='1.0'?><urlset><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>";
+  CHECK(parse_sitemap(xml.substr(0, xml.size() / 2), s) != "");
+  CHECK(parse_sitemap("", s) != "");
+  // The crawler inflates a gzipped sitemap with inflate_limited first.
+  TmpDir dir;
+  write_file(dir.path("s.xml.gz"), xml);
+  const std::string gz = raw_bytes(dir.path("s.xml.gz"));
+  REQUIRE(gz.substr(0, 2) == "\x1f\x8b");
+  std::string back;
+  CHECK(inflate_limited(gz, true, 1 << 20, back).empty());
+  CHECK(back == xml);
+  back.clear();
+  CHECK_FALSE(inflate_limited(gz.substr(0, gz.size() / 2), true, 1 << 20, back).empty());
+  back.clear();
+  CHECK_FALSE(inflate_limited(gz, true, 10, back).empty());  // over the size limit
 }

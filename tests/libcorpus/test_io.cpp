@@ -25,17 +25,6 @@ std::string read_all(const std::string& path) {
   return s;
 }
 
-void write_file(const std::string& path, const std::string& data, bool commit = true) {
-  Output out(path);
-  out.write(data);
-  if (commit) out.commit();
-}
-
-std::string raw_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 std::string sample_text() {
   std::string s;
   for (int i = 0; i < 20000; ++i) s += "line " + std::to_string(i) + "\tligne \xc3\xa9\n";

@@ -13,11 +13,6 @@ using namespace corpus::safetensors;
 
 namespace {
 
-std::string bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 void put(const std::string& path, const std::string& data) { std::ofstream(path, std::ios::binary) << data; }
 
 // A file with a hand-made header: 8-byte length, JSON (padded with spaces to a
@@ -66,7 +61,7 @@ TEST_CASE("safetensors: write and read back, aligned, with metadata") {
   w.add<uint64_t>("big", u);
   w.add<float>("empty", std::span<const float>());
   w.write(d.path("t.safetensors"));
-  const std::string all = bytes(d.path("t.safetensors"));
+  const std::string all = raw_bytes(d.path("t.safetensors"));
   uint64_t n = 0;
   std::memcpy(&n, all.data(), 8);
   CHECK(n % 8 == 0);
@@ -125,7 +120,7 @@ TEST_CASE("safetensors: the byte layout is fixed (size classes, order added, pad
   std::memcpy(&data[8], w1.data(), 8);
   std::memcpy(&data[16], w0.data(), 4);
   std::memcpy(&data[20], b.data(), 3);
-  CHECK(bytes(d.path("x.safetensors")) == raw(json, data));
+  CHECK(raw_bytes(d.path("x.safetensors")) == raw(json, data));
   // Without metadata there is no __metadata__ key.
   Writer plain;
   plain.add<float>("w0", w0);

@@ -1,10 +1,15 @@
-// A temporary directory for a test, removed with everything in it.
+// A temporary directory for a test, removed with everything in it, and
+// files written through libcorpus's Output (compressed by suffix) or read raw.
 #pragma once
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <stdlib.h>
+
+#include "libcorpus/output.h"
 
 struct TmpDir {
   std::string dir;
@@ -20,3 +25,14 @@ struct TmpDir {
     return n;
   }
 };
+
+inline void write_file(const std::string& path, const std::string& data, bool commit = true) {
+  corpus::Output out(path);
+  out.write(data);
+  if (commit) out.commit();
+}
+
+inline std::string raw_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}

@@ -19,11 +19,6 @@ namespace {
 
 std::string fixture(const char* name) { return std::string(PARACORP_TEST_DATA) + "/nmt/" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 Config small_config() {
   Config cfg = Config::from_preset("tiny");
   cfg.src_vocab = cfg.trg_vocab = 20;
@@ -68,7 +63,7 @@ TEST_CASE("model file: weights, tokenizers and moments round-trip, weights mappe
   CHECK(t.at("spm.joint").begin == static_cast<uint64_t>(layout.total()) * 8);
 
   // Cut inside the tensors, cut inside the header.
-  const std::string all = slurp(d.path("m.safetensors"));
+  const std::string all = raw_bytes(d.path("m.safetensors"));
   std::ofstream(d.path("cut.safetensors"), std::ios::binary) << all.substr(0, all.size() - 5);
   CHECK_THROWS_WITH_AS(ModelFile(d.path("cut.safetensors")), doctest::Contains("truncated safetensors file"),
                        corpus::Error);
@@ -95,7 +90,7 @@ TEST_CASE("model file: another kind or version of model is refused with what it 
   CHECK_THROWS_WITH_AS(ModelFile(fixture("train.tsv")), doctest::Contains("not a safetensors model file"),
                        corpus::Error);
   TmpDir d;
-  std::string v = slurp(fixture("parity-post-relu.safetensors"));
+  std::string v = raw_bytes(fixture("parity-post-relu.safetensors"));
   v.replace(v.find("\"version\":\"1\""), 13, "\"version\":\"2\"");
   std::ofstream(d.path("v2.safetensors"), std::ios::binary) << v;
   CHECK_THROWS_WITH_AS(ModelFile(d.path("v2.safetensors")),
