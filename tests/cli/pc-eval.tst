@@ -50,3 +50,8 @@ help	0	~^Usage:	empty	pc-eval --help
 truncated-zst	1	empty	~t\.zst: truncated zstd data	zstd -q -c $DATA/eval/readme.hyp > f && head -c 40 f > t.zst && pc-eval bleu -r $DATA/eval/readme.ref1 t.zst
 huge-line	0	~= 100\.0	-	head -c 4000000 /dev/zero | tr '\0' a > big && echo >> big && pc-eval chrf -q -r big big
 mining-invalid-utf8	1	empty	~x\.gold:1: invalid UTF-8	printf 'de-\xff\ten-1\n' > x.gold && pc-eval mining -g x.gold $DATA/eval/mine.partial
+# Bad bytes in the other readers: mining gold and candidates, --tsv, word alignments
+mining-gold-nul	1	empty	~x\.gold:1: NUL byte	printf 'de-\0\ten-1\n' > x.gold && pc-eval mining -g x.gold $DATA/eval/mine.partial
+mining-candidates-nul	1	empty	~c\.tsv:1: NUL byte	printf 'de-001\ten-\0001\t0.9\n' > c.tsv && pc-eval mining -g $DATA/eval/mine.gold c.tsv
+tsv-invalid-utf8	1	empty	~t\.tsv:2: invalid UTF-8	printf 'trg_text\tx_mt\nabc\tab\xff\n' > t.tsv && pc-eval bleu --tsv t.tsv -r trg_text x_mt
+align-invalid-utf8	1	empty	~w\.bad:1: invalid UTF-8	printf '0-0 1-\xff\n' > w.bad && pc-eval align -g $DATA/eval/wa.gold w.bad

@@ -62,3 +62,8 @@ huge-line-20MB	0	~^0-0$	empty	{ printf 'src_text\ttrg_text\n'; head -c 20000000 
 truncated-gz	1	empty	~^pc-ibm1: t.tsv.gz: truncated gzip data	gzip -c $SAMPLES/bitext/en-fr.tsv > full && head -c 20000 full > t.tsv.gz && pc-ibm1 train -o m.st t.tsv.gz; r=$?; [ ! -e m.st ] || exit 97; exit $r
 compressed-input	0	empty	-	zstd -q -c $SAMPLES/bitext/en-fr.tsv > x.tsv.zst && pc-ibm1 align -q x.tsv.zst > a && pc-ibm1 align -q $SAMPLES/bitext/en-fr.tsv > b && cmp a b
 truncated-zst	1	empty	~^pc-ibm1: t\.tsv\.zst: truncated zstd data	zstd -q -c $SAMPLES/bitext/en-fr.tsv > full && head -c 20000 full > t.tsv.zst && pc-ibm1 train -o m.st t.tsv.zst; r=$?; [ ! -e m.st ] || exit 97; exit $r
+# align and score on empty input; NUL bytes in translate and align
+align-empty	0	empty	-	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && pc-ibm1 align -q -m m.st < /dev/null
+score-empty-header-only	0	~^src_text\ttrg_text\tibm1_fwd_score\t	-	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && pc-ibm1 score -q -m m.st < /dev/null > s && [ $(wc -l < s) = 1 ] && cat s
+translate-nul	1	empty	~<stdin>:1: NUL byte	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && printf 'the \0house\n' | pc-ibm1 translate -m m.st
+align-nul	1	empty	~<stdin>:1: NUL byte at byte 5 in column 1	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && printf 'the \0house\tdas Haus\n' | pc-ibm1 align -m m.st

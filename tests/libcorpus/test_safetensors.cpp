@@ -187,6 +187,10 @@ TEST_CASE("safetensors: damaged and foreign files get clear errors") {
   CHECK(error_of(d.path("align")).find("tensor 'f' is not aligned to its element size") != std::string::npos);
   put(d.path("meta"), raw(R"({"__metadata__":{"format":3}})", ""));
   CHECK(error_of(d.path("meta")).find("__metadata__ value 'format' is not a string") != std::string::npos);
+  put(d.path("utf8"), raw("{\"__metadata__\":{\"format\":\"caf\xe9\"}}", ""));  // JSON must be UTF-8
+  CHECK(error_of(d.path("utf8")).find("not valid JSON") != std::string::npos);
+  put(d.path("nul"), raw(std::string("{\"__metadata__\":{\"format\":\"a\0b\"}}", 33), ""));
+  CHECK(error_of(d.path("nul")).find("not valid JSON") != std::string::npos);
   CHECK(error_of(d.path("missing")).find("No such file") != std::string::npos);
   CHECK(error_of(d.dir).find("is a directory") != std::string::npos);
   // A safetensors file without paracorp metadata (e.g. from Hugging Face).
