@@ -357,8 +357,10 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
   lsrc.line_number = [&] { return reader.line_number(); };
   DigestSet seen;
   std::map<std::string, uint64_t> per_lang;
+  // Batches of 128 KiB: the spool of a 20 MB WARC is only a few MB, and 1 MiB
+  // batches left one thread alone with the last of them (and held 6-7 MB more).
   run_line_pipeline(
-      lsrc, 1 << 20,
+      lsrc, 1 << 17,
       [&](LineBatch& b) {
         for (size_t i = 0; i < b.size(); ++i) finish_document(b.line(i), rep, o, b.out);
       },
