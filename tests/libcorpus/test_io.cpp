@@ -261,3 +261,22 @@ TEST_CASE("TextLines checks every line and names file and line") {
     CHECK(e.file() == dir.path("t.txt.gz"));
   }
 }
+
+TEST_CASE("TextLines refuses a NUL byte with its line, and reads an empty file as no lines") {
+  TmpDir dir;
+  write_file(dir.path("n.txt"), std::string("one\ntw\0o\n", 9));
+  TextLines t(dir.path("n.txt"));
+  std::string_view l;
+  REQUIRE(t.next(l));
+  CHECK(l == "one");
+  try {
+    t.next(l);
+    FAIL("a NUL byte accepted");
+  } catch (const Error& e) {
+    CHECK(e.line() == 2);
+    CHECK(std::string(e.what()).find("NUL") != std::string::npos);
+  }
+  write_file(dir.path("e.txt.zst"), "");
+  TextLines e(dir.path("e.txt.zst"));
+  CHECK_FALSE(e.next(l));
+}
