@@ -56,45 +56,32 @@ class ChrfScorer : public SegmentScorer {
   explicit ChrfScorer(const ChrfConfig& cfg) : cfg_(cfg), order_(cfg.char_order + cfg.word_order) {}
 
   void stats(std::string_view hyp, const std::vector<std::string_view>& refs, int64_t* out) override {
-    const size_t S = 3 * static_cast<size_t>(order_);
-    cur_.assign(S, 0);
+    const size_t S = 3 * static_cast<size_t>(order_), R = refs.size();
     std::fill(out, out + S, 0);
     chars_.clear();
     words_.clear();
     word_ids_.clear();
-    // Hypothesis n-grams: counts in a(), per-order totals.
-    hyp_lower_ = cfg_.lowercase ? py_lower(hyp) : std::string(hyp);
-    char_symbols(hyp_lower_, hyp_chars_);
-    chars_.ngrams(hyp_chars_.data(), hyp_chars_.size(), cfg_.char_order, hyp_char_ids_);
-    count_hyp(chars_, hyp_char_ids_, hyp_char_distinct_, hyp_char_total_, cfg_.char_order);
+    ref_stats_.assign(R * S, 0);
+    if (refs_.size() < R) refs_.resize(R);  // before any word is interned: views point into these strings
+    hyp_.lower = cfg_.lowercase ? py_lower(hyp) : std::string(hyp);
+    for (size_t r = 0; r < R; ++r) refs_[r].lower = cfg_.lowercase ? py_lower(refs[r]) : std::string(refs[r]);
+    char_symbols(hyp_.lower, hyp_.sym);
+    for (size_t r = 0; r < R; ++r) char_symbols(refs_[r].lower, refs_[r].sym);
+    count_orders(chars_, R, cfg_.char_order, 0);
     if (cfg_.word_order > 0) {
-      word_symbols(hyp_lower_, hyp_words_);
-      words_.ngrams(hyp_words_.data(), hyp_words_.size(), cfg_.word_order, hyp_word_ids_);
-      count_hyp(words_, hyp_word_ids_, hyp_word_distinct_, hyp_word_total_, cfg_.word_order);
+      word_symbols(hyp_.lower, hyp_.sym);
+      for (size_t r = 0; r < R; ++r) word_symbols(refs_[r].lower, refs_[r].sym);
+      count_orders(words_, R, cfg_.word_order, 3 * static_cast<size_t>(cfg_.char_order));
     }
-    double best = -1.0;
-    if (ref_lower_.size() < refs.size()) ref_lower_.resize(refs.size());
-    for (size_t r = 0; r < refs.size(); ++r) {
-      ref_lower_[r] = cfg_.lowercase ? py_lower(refs[r]) : std::string(refs[r]);
-      char_symbols(ref_lower_[r], sym_);
-      chars_.ngrams(sym_.data(), sym_.size(), cfg_.char_order, ids_);
-      match(chars_, ids_, hyp_char_distinct_, hyp_char_total_, cfg_.char_order, cur_.data());
-      if (cfg_.word_order > 0) {
-        word_symbols(ref_lower_[r], sym_);
-        words_.ngrams(sym_.data(), sym_.size(), cfg_.word_order, ids_);
-        match(words_, ids_, hyp_word_distinct_, hyp_word_total_, cfg_.word_order,
-              cur_.data() + 3 * static_cast<size_t>(cfg_.char_order));
-      }
-      const double f = f_score(cfg_, cur_.data());
+    double best = -1.0;  // the first reference with the best F-score
+    for (size_t r = 0; r < R; ++r) {
+      const int64_t* st = ref_stats_.data() + r * S;
+      const double f = f_score(cfg_, st);
       if (f > best) {
         best = f;
-        std::copy(cur_.begin(), cur_.end(), out);
+        std::copy(st, st + S, out);
       }
     }
-    // Reset the hypothesis counts for the next segment.
-    for (uint32_t id : hyp_char_ids_) chars_.a()[id] = 0;
-    for (uint32_t id : hyp_word_ids_) words_.a()[id] = 0;
-    hyp_word_ids_.clear();
   }
 
  private:
@@ -139,47 +126,48 @@ class ChrfScorer : public SegmentScorer {
   }
   uint32_t intern_word(std::string_view w) { return word_ids_.intern(w); }
 
-  // Counts hypothesis n-grams into space.a(); `distinct` gets each id once;
-  // `total[n-1]` the number of n-grams of order n.
-  static void count_hyp(detail::NgramSpace& space, const std::vector<uint32_t>& ids, std::vector<uint32_t>& distinct,
-                        std::vector<int64_t>& total, int max_order) {
-    auto& cnt = space.a();
-    distinct.clear();
-    total.assign(static_cast<size_t>(max_order), 0);
-    for (uint32_t id : ids) {
-      if (cnt[id]++ == 0) distinct.push_back(id);
-      ++total[space.order(id) - 1];
+  // For n = 1..max_order, one order at a time: [hyp, ref, match] n-gram
+  // counts of each reference against the hypothesis, into ref_stats_ at
+  // `offset` (hyp counts in space.a(), reference counts in space.b()).
+  void count_orders(detail::NgramSpace& space, size_t R, int max_order, size_t offset) {
+    const size_t S = 3 * static_cast<size_t>(order_);
+    for (int n = 1; n <= max_order; ++n) {
+      space.next_order(hyp_.sym.data(), hyp_.sym.size(), n, hyp_.ids);
+      distinct_.clear();
+      for (uint32_t id : hyp_.ids)
+        if (space.a()[id]++ == 0) distinct_.push_back(id);
+      const auto hyp_total = static_cast<int64_t>(hyp_.ids.size());
+      for (size_t r = 0; r < R; ++r) {
+        Seq& ref = refs_[r];
+        space.next_order(ref.sym.data(), ref.sym.size(), n, ref.ids);  // may grow the count arrays
+        const auto& hc = space.a();
+        auto& rc = space.b();
+        for (uint32_t id : ref.ids) ++rc[id];
+        const auto ref_total = static_cast<int64_t>(ref.ids.size());
+        int64_t* st = ref_stats_.data() + r * S + offset + 3 * static_cast<size_t>(n - 1);
+        st[0] = ref_total > 0 ? hyp_total : 0;  // no hypothesis n-grams count when the reference has none
+        st[1] = ref_total;
+        for (uint32_t id : distinct_) st[2] += std::min(hc[id], rc[id]);
+        for (uint32_t id : ref.ids) rc[id] = 0;
+      }
+      for (uint32_t id : distinct_) space.a()[id] = 0;
     }
   }
-  // Fills [hyp, ref, match] per order against one reference's n-grams.
-  static void match(detail::NgramSpace& space, const std::vector<uint32_t>& ref_ids,
-                    const std::vector<uint32_t>& hyp_distinct, const std::vector<int64_t>& hyp_total, int max_order,
-                    int64_t* st) {
-    auto& hyp = space.a();
-    auto& ref = space.b();
-    std::vector<int64_t> ref_total(static_cast<size_t>(max_order), 0);
-    for (uint32_t id : ref_ids) {
-      ++ref[id];
-      ++ref_total[space.order(id) - 1];
-    }
-    for (int n = 0; n < max_order; ++n) {
-      // hyp count is 0 when the reference has no n-grams of this order
-      st[3 * n] = ref_total[static_cast<size_t>(n)] > 0 ? hyp_total[static_cast<size_t>(n)] : 0;
-      st[3 * n + 1] = ref_total[static_cast<size_t>(n)];
-      st[3 * n + 2] = 0;
-    }
-    for (uint32_t id : hyp_distinct) st[3 * (space.order(id) - 1) + 2] += std::min(hyp[id], ref[id]);
-    for (uint32_t id : ref_ids) ref[id] = 0;
-  }
+
+  // A segment's text, lowered, as symbols (code points or word ids), and the
+  // ids of its n-grams of the order being counted.
+  struct Seq {
+    std::string lower;
+    std::vector<uint32_t> sym, ids;
+  };
 
   const ChrfConfig& cfg_;
   int order_;
-  std::string hyp_lower_;
-  std::vector<std::string> ref_lower_;
+  Seq hyp_;
+  std::vector<Seq> refs_;
   std::vector<std::string_view> split_;
-  std::vector<uint32_t> hyp_chars_, hyp_words_, sym_, ids_;
-  std::vector<uint32_t> hyp_char_ids_, hyp_word_ids_, hyp_char_distinct_, hyp_word_distinct_;
-  std::vector<int64_t> hyp_char_total_, hyp_word_total_, cur_;
+  std::vector<uint32_t> distinct_;
+  std::vector<int64_t> ref_stats_;  // [hyp, ref, match] per order, per reference
   detail::NgramSpace chars_, words_;
   detail::TokenInterner word_ids_;
 };

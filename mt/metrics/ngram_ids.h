@@ -172,6 +172,22 @@ class NgramSpace {
       start_prev = start;
     }
   }
+  // From the ids of the (n-1)-grams of sym[0..len) in `ids` (ignored for
+  // n = 1) to the ids of its n-grams, in place: ids[i] is the n-gram at i, and
+  // ids keeps len - n + 1 of them (none when n > len). One order at a time
+  // needs one id per position instead of one per position and order.
+  void next_order(const uint32_t* sym, size_t len, int n, std::vector<uint32_t>& ids) {
+    const size_t un = static_cast<size_t>(n);
+    const size_t count = len >= un ? len - un + 1 : 0;
+    if (n == 1) ids.assign(count, 0);
+    for (size_t i = 0; i < count; ++i) {
+      uint32_t id = ids_.intern((static_cast<uint64_t>(ids[i]) << 32) | sym[i + un - 1]);
+      if (id >= order_.size()) grow(id + 1);
+      order_[id] = static_cast<uint8_t>(n);
+      ids[i] = id;
+    }
+    ids.resize(count);
+  }
   uint32_t order(uint32_t id) const { return order_[id]; }
   // Three count arrays for the caller's use (hyp, ref, best-ref); zero after clear().
   std::vector<uint32_t>& a() { return a_; }
