@@ -15,7 +15,8 @@
 #   !REGEX     must contain no line matching it
 # Blank lines and lines starting with # are comments.
 # In the command: $PC_BIN holds the tools (also on PATH), $DATA is tests/data,
-# $SAMPLES is data/samples, $EXPECTED is tests/cli/expected.
+# $SAMPLES is data/samples, $EXPECTED is tests/cli/expected, and $PC_ASAN is 1
+# in a sanitizer build (where `ulimit -v` cannot be used) and empty otherwise.
 set -u
 
 if [ "${1:-}" = "--list" ]; then
@@ -36,7 +37,7 @@ IFS=$'\t' read -r _ want_exit want_out want_err cmd <<<"$row"
 : "${PC_BIN:?set PC_BIN to the folder of the built tools}"
 : "${PC_SRC:=$(cd "$here/../.." && pwd)}"
 export PC_BIN PATH="$PC_BIN:$PATH"
-export DATA="$PC_SRC/tests/data" SAMPLES="$PC_SRC/data/samples" EXPECTED="$here/expected"
+export DATA="$PC_SRC/tests/data" SAMPLES="$PC_SRC/data/samples" EXPECTED="$here/expected" PC_ASAN="${PC_ASAN:-}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pc-golden.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/cwd" && cd "$work/cwd" || exit 2
