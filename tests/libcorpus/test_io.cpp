@@ -244,39 +244,35 @@ TEST_CASE("PeekableSource gives back what it peeked") {
   CHECK(s == "<tmx>hello</tmx>\n");
 }
 
-TEST_CASE("TextLines checks every line and names file and line") {
+TEST_CASE("TextLines checks every line and names file and line; an empty file has no lines") {
   TmpDir dir;
-  write_file(dir.path("t.txt.gz"), "ok\ncaf\xc3\xa9\nbad \xff\n");
-  TextLines t(dir.path("t.txt.gz"));
-  std::string_view l;
-  REQUIRE(t.next(l));
-  CHECK(l == "ok");
-  REQUIRE(t.next(l));
-  CHECK(l == "caf\xc3\xa9");
-  try {
-    t.next(l);
-    FAIL("invalid UTF-8 accepted");
-  } catch (const Error& e) {
-    CHECK(e.line() == 3);
-    CHECK(e.file() == dir.path("t.txt.gz"));
-  }
-}
-
-TEST_CASE("TextLines refuses a NUL byte with its line, and reads an empty file as no lines") {
-  TmpDir dir;
-  write_file(dir.path("n.txt"), std::string("one\ntw\0o\n", 9));
-  TextLines t(dir.path("n.txt"));
-  std::string_view l;
-  REQUIRE(t.next(l));
-  CHECK(l == "one");
-  try {
-    t.next(l);
-    FAIL("a NUL byte accepted");
-  } catch (const Error& e) {
-    CHECK(e.line() == 2);
-    CHECK(std::string(e.what()).find("NUL") != std::string::npos);
+  struct Case {
+    const char* name;
+    std::string data;
+    uint64_t bad_line;
+    const char* what;
+  };
+  for (const Case& c : {Case{"t.txt.gz", "ok\ncaf\xc3\xa9\nbad \xff\n", 3, "invalid UTF-8"},
+                        Case{"n.txt", std::string("ok\ncaf\xc3\xa9\ntw\0o\n", 14), 3, "NUL"}}) {
+    CAPTURE(c.name);
+    write_file(dir.path(c.name), c.data);
+    TextLines t(dir.path(c.name));
+    std::string_view l;
+    REQUIRE(t.next(l));
+    CHECK(l == "ok");
+    REQUIRE(t.next(l));
+    CHECK(l == "caf\xc3\xa9");
+    try {
+      t.next(l);
+      FAIL("a bad line accepted");
+    } catch (const Error& e) {
+      CHECK(e.line() == c.bad_line);
+      CHECK(e.file() == dir.path(c.name));
+      CHECK(std::string(e.what()).find(c.what) != std::string::npos);
+    }
   }
   write_file(dir.path("e.txt.zst"), "");
   TextLines e(dir.path("e.txt.zst"));
+  std::string_view l;
   CHECK_FALSE(e.next(l));
 }
