@@ -244,7 +244,7 @@ TEST_CASE("PeekableSource gives back what it peeked") {
   CHECK(s == "<tmx>hello</tmx>\n");
 }
 
-TEST_CASE("TextLines checks every line and names file and line; an empty file has no lines") {
+TEST_CASE("TextLines checks every line and names file and line, and an empty file has no lines") {
   TmpDir dir;
   struct Case {
     const char* name;
