@@ -68,6 +68,16 @@ mt::Config make_config(const Args& a, int src_vocab, int trg_vocab) {
   return cfg;
 }
 
+// A tokenizer from a model file's tensor; a damaged one is an Error naming both.
+mt::Tokenizer load_tokenizer(std::string_view bytes, const std::string& file, std::string_view tensor) {
+  try {
+    return mt::Tokenizer(bytes);
+  } catch (const Error& e) {
+    throw Error(fmt::format("tensor '{}': {}", tensor, e.what()), "the model file is damaged: copy it again or retrain")
+        .at(file);
+  }
+}
+
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw UsageError("train needs -o MODEL (a .safetensors file)");
   if (files.empty()) {
@@ -94,6 +104,8 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
     mt::ModelFile mf(ckpt);
     auto get = [&](const char* n) { return mf.file().has(n) ? std::string(mf.file().bytes(n)) : std::string(); };
     vocabs = {get("spm.joint"), get("spm.src"), get("spm.trg")};
+    for (const char* side : {"spm.joint", "spm.src", "spm.trg"})
+      if (mf.file().has(side)) load_tokenizer(mf.file().bytes(side), ckpt, side);  // a damaged one stops here
   } else {
     mt::SpmTrainOptions so;
     so.vocab_size = a.vocab_size;
@@ -208,7 +220,9 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::ModelFile mf(a.model);
   if (mf.spm_src().empty() || mf.spm_trg().empty())
     throw Error("the model has no SentencePiece model inside").at(a.model);
-  mt::Tokenizer src_tok(mf.spm_src()), trg_tok(mf.spm_trg());
+  const bool joint = mf.file().has("spm.joint");
+  mt::Tokenizer src_tok = load_tokenizer(mf.spm_src(), a.model, joint ? "spm.joint" : "spm.src");
+  mt::Tokenizer trg_tok = load_tokenizer(mf.spm_trg(), a.model, joint ? "spm.joint" : "spm.trg");
   mt::use_single_threaded_blas();
   mt::DecodeOptions opt;
   opt.batch_size = a.batch_size;
@@ -258,7 +272,7 @@ void inspect(const cli::Common& c, const Args& a) {
   if (meta.count("provenance")) j["provenance"] = nlohmann::ordered_json::parse(meta.at("provenance"));
   nlohmann::ordered_json voc = nlohmann::ordered_json::object();
   for (const char* side : {"spm.joint", "spm.src", "spm.trg"})
-    if (mf.file().has(side)) voc[side] = mt::Tokenizer(mf.file().bytes(side)).vocab_size();
+    if (mf.file().has(side)) voc[side] = load_tokenizer(mf.file().bytes(side), a.model, side).vocab_size();
   j["vocabularies"] = voc;
   nlohmann::ordered_json tensors = nlohmann::ordered_json::array();
   for (const auto& [name, t] : mf.file().tensors())
@@ -270,7 +284,7 @@ void inspect(const cli::Common& c, const Args& a) {
     // One line per piece: side, id, piece, score.
     for (const char* side : {"spm.joint", "spm.src", "spm.trg"}) {
       if (!mf.file().has(side)) continue;
-      mt::Tokenizer t(mf.file().bytes(side));
+      mt::Tokenizer t = load_tokenizer(mf.file().bytes(side), a.model, side);
       for (int i = 0; i < t.vocab_size(); ++i)
         out.write(fmt::format("{}\t{}\t{}\t{}\n", side + 4, i, t.piece(i), t.score(i)));
     }

@@ -71,7 +71,11 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
 
 Tokenizer::Tokenizer(std::string_view serialized) : sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
   auto st = sp_->LoadFromSerializedProto(serialized);
-  if (!st.ok()) throw corpus::Error("bad SentencePiece model: " + std::string(st.message()));
+  if (!st.ok()) {
+    std::string why(st.message());
+    while (!why.empty() && why.back() == ' ') why.pop_back();
+    throw corpus::Error("not a valid SentencePiece model (" + why + ")");
+  }
   for (int id = 0; id < sp_->GetPieceSize(); ++id)
     if (!sp_->IsControl(id) && !sp_->IsUnknown(id) && !sp_->IsUnused(id) && !sp_->IsByte(id))
       max_piece_bytes_ = std::max(max_piece_bytes_, sp_->IdToPiece(id).size());
