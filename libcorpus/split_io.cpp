@@ -1,6 +1,7 @@
 #include "libcorpus/split_io.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include <nlohmann/json.hpp>
 
@@ -116,29 +117,46 @@ std::string SplitWorker::jsonl_line(std::string_view line, std::string& out, Spl
     ++n.skipped;
     return {};
   }
-  nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
-  nlohmann::ordered_json sent_para = nlohmann::ordered_json::array();
+  sents_.clear();
+  sent_para_.clear();
   std::string new_text;
   size_t from = 0;
   for (size_t p = 0; p < n_paras; ++p) {
     size_t nl = text.find('\n', from);
     std::string para = text.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
     from = nl + 1;
-    sents_.clear();
+    const size_t before = sents_.size();
     paragraph(para, effective_lang(para_langs.empty() ? "" : para_langs[p], doc_lang, cfg_.lang), sents_, n);
-    for (std::string& s : sents_) {
-      sentences.push_back(std::move(s));
-      sent_para.push_back(p);
-    }
+    sent_para_.insert(sent_para_.end(), sents_.size() - before, p);
     if (!cfg_.norm.empty()) {
       if (p > 0) new_text += '\n';
       new_text += para;
     }
   }
   if (!cfg_.norm.empty()) doc.json["text"] = std::move(new_text);
-  doc.json["sentences"] = std::move(sentences);
-  doc.json["sent_para"] = std::move(sent_para);
-  append_json(out, doc.json, true);
+  if (doc.json.contains("sentences") || doc.json.contains("sent_para")) {
+    // Keys the input already has keep their places: through the json tree.
+    doc.json["sentences"] = sents_;
+    doc.json["sent_para"] = sent_para_;
+    append_json(out, doc.json, true);
+  } else {
+    // The two arrays go last, written straight from the sentences: a json
+    // node per sentence cost time, and memory on a huge document.
+    append_json(out, doc.json, true);
+    out.pop_back();  // the object's '}'
+    out += ",\"sentences\":[";
+    for (size_t i = 0; i < sents_.size(); ++i) {
+      if (i > 0) out += ',';
+      append_json_string(out, sents_[i], true);
+    }
+    out += "],\"sent_para\":[";
+    char num[24];
+    for (size_t i = 0; i < sent_para_.size(); ++i) {
+      if (i > 0) out += ',';
+      out.append(num, std::to_chars(num, num + sizeof num, sent_para_[i]).ptr);
+    }
+    out += "]}";
+  }
   out += '\n';
   return {};
 }

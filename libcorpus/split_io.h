@@ -57,7 +57,8 @@ class SplitWorker {
   Segmenter seg_;
   std::string buf_;
   std::vector<Span> spans_;
-  std::vector<std::string> sents_;
+  std::vector<std::string> sents_;  // a document's sentences, all paragraphs
+  std::vector<size_t> sent_para_;   // the paragraph of each
 };
 
 // The language used for a paragraph: the paragraph's own (para_langs), else

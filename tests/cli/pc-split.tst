@@ -54,3 +54,5 @@ truncated-zst	1	-	~t\.txt\.zst: truncated zstd data	zstd -q -c $DATA/split/mixed
 jsonl-nul	1	empty	~x\.jsonl:1: NUL byte in a JSON line	printf '{"url":"u","lang":"en","text":"a\0b"}\n' > x.jsonl && pc-split x.jsonl
 jsonl-empty	0	empty	~0 documents, 0 paragraphs, 0 sentences	pc-split --format jsonl < /dev/null
 jsonl-huge-line	0	empty	-	python3 -c 'import json; print(json.dumps({"url":"u","lang":"en","text":"A sentence. "*500000}))' > big.jsonl && pc-split -q big.jsonl | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert len(d["sentences"]) == 500000 and d["sentences"][-1] == "A sentence.", len(d["sentences"])'
+# "sentences" and "sent_para" an input document already has keep their places (the tree path); new ones go last
+jsonl-existing-keys-keep-places	0	~^\{"url":"u","sentences":\["One\.","Two\."\],"lang":"en","text":"One\. Two\.","sent_para":\[0,0\]\}$	-	printf '{"url":"u","sentences":[1],"lang":"en","text":"One. Two."}\n{"url":"w","lang":"en","text":""}\n' | pc-split --format jsonl > o && grep -qx '{"url":"w","lang":"en","text":"","sentences":\[\],"sent_para":\[\]}' o && cat o
