@@ -162,13 +162,8 @@ class NgramSpace {
     for (int n = 1; n <= max_order && static_cast<size_t>(n) <= len; ++n) {
       size_t count = len - static_cast<size_t>(n) + 1;
       size_t start = out.size();
-      for (size_t i = 0; i < count; ++i) {
-        uint64_t prefix = n == 1 ? 0 : out[start_prev + i];
-        uint32_t id = ids_.intern((prefix << 32) | sym[i + static_cast<size_t>(n) - 1]);
-        if (id >= order_.size()) grow(id + 1);
-        order_[id] = static_cast<uint8_t>(n);
-        out.push_back(id);
-      }
+      for (size_t i = 0; i < count; ++i)
+        out.push_back(extend(n == 1 ? 0 : out[start_prev + i], sym[i + static_cast<size_t>(n) - 1], n));
       start_prev = start;
     }
   }
@@ -180,12 +175,7 @@ class NgramSpace {
     const size_t un = static_cast<size_t>(n);
     const size_t count = len >= un ? len - un + 1 : 0;
     if (n == 1) ids.assign(count, 0);
-    for (size_t i = 0; i < count; ++i) {
-      uint32_t id = ids_.intern((static_cast<uint64_t>(ids[i]) << 32) | sym[i + un - 1]);
-      if (id >= order_.size()) grow(id + 1);
-      order_[id] = static_cast<uint8_t>(n);
-      ids[i] = id;
-    }
+    for (size_t i = 0; i < count; ++i) ids[i] = extend(ids[i], sym[i + un - 1], n);
     ids.resize(count);
   }
   uint32_t order(uint32_t id) const { return order_[id]; }
@@ -195,6 +185,13 @@ class NgramSpace {
   std::vector<uint32_t>& c() { return c_; }
 
  private:
+  // The id of the n-gram made of the (n-1)-gram `prefix` (0 for n = 1) and `last`.
+  uint32_t extend(uint64_t prefix, uint32_t last, int n) {
+    uint32_t id = ids_.intern((prefix << 32) | last);
+    if (id >= order_.size()) grow(id + 1);
+    order_[id] = static_cast<uint8_t>(n);
+    return id;
+  }
   void grow(size_t n) {
     size_t cap = std::max<size_t>(n, order_.size() * 2);
     order_.resize(cap, 0);
