@@ -78,6 +78,13 @@ mt::Tokenizer load_tokenizer(std::string_view bytes, const std::string& file, st
   }
 }
 
+// One side's tokenizer: the joint model when there is one, else that side's.
+// `file` is where the vocabularies came from, for the error.
+mt::Tokenizer side_tokenizer(const mt::Vocabs& v, bool source, const std::string& file) {
+  if (!v.joint.empty()) return load_tokenizer(v.joint, file, "spm.joint");
+  return source ? load_tokenizer(v.src, file, "spm.src") : load_tokenizer(v.trg, file, "spm.trg");
+}
+
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw UsageError("train needs -o MODEL (a .safetensors file)");
   if (files.empty()) {
@@ -101,11 +108,7 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
   mt::Vocabs vocabs;
   const std::string ckpt = c.output + ".ckpt";
   if (a.resume) {
-    mt::ModelFile mf(ckpt);
-    auto get = [&](const char* n) { return mf.file().has(n) ? std::string(mf.file().bytes(n)) : std::string(); };
-    vocabs = {get("spm.joint"), get("spm.src"), get("spm.trg")};
-    for (const char* side : {"spm.joint", "spm.src", "spm.trg"})
-      if (mf.file().has(side)) load_tokenizer(mf.file().bytes(side), ckpt, side);  // a damaged one stops here
+    vocabs = mt::ModelFile(ckpt).vocabs();
   } else {
     mt::SpmTrainOptions so;
     so.vocab_size = a.vocab_size;
@@ -123,8 +126,8 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
     ctx.info(fmt::format("SentencePiece trained in {:.1f} s",
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   }
-  mt::Tokenizer src_tok(vocabs.joint.empty() ? vocabs.src : vocabs.joint);
-  mt::Tokenizer trg_tok(vocabs.joint.empty() ? vocabs.trg : vocabs.joint);
+  mt::Tokenizer src_tok = side_tokenizer(vocabs, true, ckpt);  // only a resumed checkpoint's can be damaged
+  mt::Tokenizer trg_tok = side_tokenizer(vocabs, false, ckpt);
   mt::EncodedBitext tr = mt::encode_bitext(raw, src_tok, trg_tok, a.max_len, false);
   mt::EncodedBitext va = mt::encode_bitext(raw_valid, src_tok, trg_tok, a.max_len, true);
   const uint64_t skipped_bad = raw.skipped_bad + raw_valid.skipped_bad;
@@ -218,11 +221,11 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (in_path == "-") ctx.check_stdin_not_terminal(kUsage);
   if (a.batch_size < 1) throw UsageError("--batch-size must be positive");
   mt::ModelFile mf(a.model);
-  if (mf.spm_src().empty() || mf.spm_trg().empty())
+  const mt::Vocabs vocabs = mf.vocabs();
+  if (vocabs.joint.empty() && (vocabs.src.empty() || vocabs.trg.empty()))
     throw Error("the model has no SentencePiece model inside").at(a.model);
-  const bool joint = mf.file().has("spm.joint");
-  mt::Tokenizer src_tok = load_tokenizer(mf.spm_src(), a.model, joint ? "spm.joint" : "spm.src");
-  mt::Tokenizer trg_tok = load_tokenizer(mf.spm_trg(), a.model, joint ? "spm.joint" : "spm.trg");
+  mt::Tokenizer src_tok = side_tokenizer(vocabs, true, a.model);
+  mt::Tokenizer trg_tok = side_tokenizer(vocabs, false, a.model);
   mt::use_single_threaded_blas();
   mt::DecodeOptions opt;
   opt.batch_size = a.batch_size;

@@ -63,16 +63,9 @@ ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<corpus::s
   params_ = copy_.data();
 }
 
-std::string_view ModelFile::spm_src() const {
-  if (file_->has("spm.joint")) return file_->bytes("spm.joint");
-  if (file_->has("spm.src")) return file_->bytes("spm.src");
-  return {};
-}
-
-std::string_view ModelFile::spm_trg() const {
-  if (file_->has("spm.joint")) return file_->bytes("spm.joint");
-  if (file_->has("spm.trg")) return file_->bytes("spm.trg");
-  return {};
+Vocabs ModelFile::vocabs() const {
+  auto get = [&](const char* n) { return file_->has(n) ? std::string(file_->bytes(n)) : std::string(); };
+  return {get("spm.joint"), get("spm.src"), get("spm.trg")};
 }
 
 const float* ModelFile::extra(const std::string& name, int64_t n) const {

@@ -54,8 +54,8 @@ class ModelFile {
   const float* params() const { return params_; }
   bool mapped() const { return copy_.empty(); }  // weights read in place from the mapping
   const corpus::safetensors::File& file() const { return *file_; }
-  std::string_view spm_src() const;  // the joint model when there is one; "" when none
-  std::string_view spm_trg() const;
+  // The SentencePiece models inside (tensors spm.joint, spm.src, spm.trg); "" for those absent.
+  Vocabs vocabs() const;
   // F32 tensor of `n` values (checkpoint moments); throws when absent.
   const float* extra(const std::string& name, int64_t n) const;
 

@@ -50,8 +50,9 @@ TEST_CASE("model file: weights, tokenizers and moments round-trip, weights mappe
   CHECK(mf.mapped());
   CHECK(mf.config().to_json() == cfg.to_json());
   CHECK(std::equal(p.begin(), p.end(), mf.params()));
-  CHECK(mf.spm_src() == vocabs.joint);
-  CHECK(mf.spm_trg() == vocabs.joint);
+  CHECK(mf.vocabs().joint == vocabs.joint);
+  CHECK(mf.vocabs().src.empty());
+  CHECK(mf.vocabs().trg.empty());
   CHECK(mf.extra("adam.m", layout.total())[3] == 0.25f);
   CHECK_THROWS_WITH(mf.extra("adam.m", layout.total() + 1), doctest::Contains("has shape"));
   CHECK_THROWS_WITH(mf.extra("adam.v", layout.total()), doctest::Contains("tensor 'adam.v' is missing"));
