@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "align/rows.h"
+#include "align/ibm1_rows.h"
 
 namespace align {
 

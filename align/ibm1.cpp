@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace align {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "libcorpus/error.h"
-#include "libcorpus/safetensors.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/safetensors.h"
 
 namespace align {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace align {
 

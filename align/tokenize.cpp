@@ -5,7 +5,7 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace align {
 

@@ -27,15 +27,15 @@
 #include <unordered_set>
 #include <vector>
 
-#include "libcorpus/charset.h"
-#include "libcorpus/error.h"
-#include "libcorpus/gumbo_page.h"
-#include "libcorpus/html_prescan.h"
-#include "libcorpus/http_message.h"
-#include "libcorpus/ingest_source.h"
-#include "libcorpus/input.h"
-#include "libcorpus/jsonl.h"
-#include "libcorpus/langid.h"
+#include "libcorpus/ingest/charset.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/ingest/gumbo_page.h"
+#include "libcorpus/ingest/html_prescan.h"
+#include "libcorpus/core/http_message.h"
+#include "libcorpus/ingest/ingest_source.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/jsonl.h"
+#include "libcorpus/ingest/langid.h"
 
 namespace {
 

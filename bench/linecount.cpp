@@ -2,9 +2,9 @@
 // `wc -l` in bench/bench-io.sh. Usage: bench_linecount FILE
 #include <cstdio>
 
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/line_reader.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/line_reader.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

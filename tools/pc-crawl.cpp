@@ -13,12 +13,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/cli_values.h"
-#include "libcorpus/crawler.h"
-#include "libcorpus/error.h"
-#include "libcorpus/output.h"
-#include "libcorpus/sysinfo.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/cli_values.h"
+#include "libcorpus/ingest/charset.h"
+#include "libcorpus/ingest/html_text.h"
+#include "libcorpus/web/crawler.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/core/sysinfo.h"
 
 using namespace corpus;
 
@@ -185,7 +187,16 @@ int main(int argc, char** argv) {
       ctx.progress().update(bytes, pages);
     };
     cb.checkpoint = [&] { save(false); };
-    Crawler crawler(o, warc, cb);
+    // Links come from the ingest part's HTML parser, decoded as pc-ingest decodes.
+    LinkExtractor links = [](std::string_view body, std::string_view ctype) -> std::optional<PageLinks> {
+      DecodedText dec;
+      if (!decode_document(body, charset_from_content_type(ctype), true, dec).empty()) return std::nullopt;
+      HtmlPage page = html_to_text(dec.text, true);
+      PageLinks pl{page.too_deep, page.base, {}};
+      for (auto& l : page.links) pl.links.push_back({std::move(l.href), l.alternate || !l.hreflang.empty()});
+      return pl;
+    };
+    Crawler crawler(o, warc, links, cb);
     crawler_ptr = &crawler;
     if (resume) {
       crawler.load_state(saved);

@@ -8,18 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/error.h"
-#include "libcorpus/output.h"
-#include "mt/metrics/align_score.h"
-#include "mt/metrics/bleu.h"
-#include "mt/metrics/bootstrap.h"
-#include "mt/metrics/chrf.h"
-#include "mt/metrics/corpus_eval.h"
-#include "mt/metrics/mining.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/eval/align_score.h"
+#include "libcorpus/eval/bleu.h"
+#include "libcorpus/eval/bootstrap.h"
+#include "libcorpus/eval/chrf.h"
+#include "libcorpus/eval/corpus_eval.h"
+#include "libcorpus/eval/mining.h"
 
 using namespace corpus;
-namespace mm = mt::metrics;
+namespace mm = corpus::eval;
 
 namespace {
 

@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/cli_values.h"
-#include "libcorpus/error.h"
-#include "libcorpus/ingest.h"
-#include "libcorpus/lang_split.h"
-#include "libcorpus/output.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/cli_values.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/ingest/ingest.h"
+#include "libcorpus/ingest/per_lang_writer.h"
+#include "libcorpus/core/output.h"
 
 using namespace corpus;
 

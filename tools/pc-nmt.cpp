@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/line_reader.h"
-#include "libcorpus/output.h"
-#include "libcorpus/utf8.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/core/utf8.h"
 #include "mt/decode/greedy.h"
 #include "mt/model/model_file.h"
 #include "mt/spm/spm.h"

@@ -7,13 +7,13 @@
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/line_pipeline.h"
-#include "libcorpus/output.h"
-#include "libcorpus/piece_reader.h"
-#include "libcorpus/split_io.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/line_pipeline.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/core/paragraph_reader.h"
+#include "libcorpus/core/split_records.h"
 
 using namespace corpus;
 

@@ -1,12 +1,12 @@
 // pc-tmx: TSV bitext <-> TMX 1.4b, streaming in constant memory.
 #include <string>
 
-#include "libcorpus/cli.h"
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/output.h"
-#include "libcorpus/sysinfo.h"
-#include "libcorpus/tmx_convert.h"
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/core/sysinfo.h"
+#include "libcorpus/core/tmx_convert.h"
 
 using namespace corpus;
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 #include "mt/layers/linear.h"
 
 namespace mt {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace mt {
 

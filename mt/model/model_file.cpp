@@ -3,7 +3,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace mt {
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "libcorpus/safetensors.h"
+#include "libcorpus/core/safetensors.h"
 #include "mt/model/config.h"
 #include "mt/model/params.h"
 #include "mt/model/transformer.h"

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <numeric>
 
-#include "libcorpus/error.h"
-#include "libcorpus/utf8.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/utf8.h"
 #include "mt/layers/dropout.h"
 
 namespace mt {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 namespace mt {
 

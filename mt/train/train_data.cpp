@@ -1,8 +1,8 @@
 #include "mt/train/train_data.h"
 
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/tsv.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/tsv.h"
 
 namespace mt {
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 #include "mt/layers/dropout.h"
-#include "mt/metrics/bleu.h"
-#include "mt/metrics/chrf.h"
+#include "libcorpus/eval/bleu.h"
+#include "libcorpus/eval/chrf.h"
 #include "mt/model/transformer.h"
 
 namespace mt {
@@ -175,8 +175,8 @@ nlohmann::ordered_json Trainer::validate(int) {
   for (size_t k = 0; k < batches.size(); ++k) total += loss[k], n += toks[k];
   r["loss"] = total / static_cast<double>(std::max<int64_t>(1, n));
   auto hyp_ids = greedy_translate(cfg_, params_.data(), valid_.data.src, opt_.decode);
-  metrics::Bleu bleu{metrics::BleuConfig{}};
-  metrics::Chrf chrf{metrics::ChrfConfig{}};
+  corpus::eval::Bleu bleu{corpus::eval::BleuConfig{}};
+  corpus::eval::Chrf chrf{corpus::eval::ChrfConfig{}};
   std::vector<int64_t> bs(bleu.stats_size(), 0), cs(chrf.stats_size(), 0), tmp;
   auto bsc = bleu.scorer();
   auto csc = chrf.scorer();

@@ -5,14 +5,14 @@
 #include <fstream>
 #include <iterator>
 
-#include "../libcorpus/tmpdir.h"
+#include "support/tmpdir.h"
 #include "align/corpus_ids.h"
 #include "align/ibm1.h"
 #include "align/ibm1_apply.h"
-#include "libcorpus/error.h"
-#include "libcorpus/input.h"
-#include "libcorpus/safetensors.h"
-#include "libcorpus/threads.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/safetensors.h"
+#include "libcorpus/core/threads.h"
 
 using namespace align;
 

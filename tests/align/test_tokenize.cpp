@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "align/tokenize.h"
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 
 using namespace align;
 using V = std::vector<std::string>;

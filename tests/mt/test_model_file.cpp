@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "../libcorpus/tmpdir.h"
-#include "libcorpus/error.h"
-#include "libcorpus/safetensors.h"
+#include "support/tmpdir.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/safetensors.h"
 #include "mt/model/model_file.h"
 
 using namespace mt;

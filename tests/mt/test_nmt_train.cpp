@@ -11,8 +11,8 @@
 #include <random>
 #include <string>
 
-#include "../libcorpus/tmpdir.h"
-#include "libcorpus/error.h"
+#include "support/tmpdir.h"
+#include "libcorpus/core/error.h"
 #include "mt/decode/greedy.h"
 #include "mt/model/model_file.h"
 #include "mt/train/trainer.h"

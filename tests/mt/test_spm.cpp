@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "libcorpus/error.h"
+#include "libcorpus/core/error.h"
 #include "mt/spm/spm.h"
 
 using namespace mt;

@@ -1,0 +1,277 @@
+// App::run and Context: the process conventions around a tool's body.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "libcorpus/core/cli.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/output.h"
+#include "libcorpus/core/sysinfo.h"
+#include "libcorpus/core/tempfiles.h"
+#include "libcorpus/core/threads.h"
+
+namespace po = boost::program_options;
+
+namespace corpus::cli {
+
+namespace {
+
+extern "C" void on_fatal_signal(int sig) {
+  tempfiles::unlink_all();
+  if (isatty(2)) (void)!::write(2, "\n", 1);
+  ::_exit(128 + sig);
+}
+
+void install_signal_handlers() {
+  ::signal(SIGPIPE, SIG_IGN);  // EPIPE is handled where we write
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+}
+
+// Writes text to stdout, checking for errors (help and version output).
+int print_stdout(const std::string& s, const std::string& tool) {
+  if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() || std::fflush(stdout) != 0) {
+    if (errno == EPIPE) return 0;
+    std::fprintf(stderr, "%s: error writing to stdout (%s)\n", tool.c_str(), errno_text(errno).c_str());
+    return kExitData;
+  }
+  return 0;
+}
+
+void say(const std::string& line) {
+  std::string s = line + "\n";
+  (void)!::write(2, s.data(), s.size());
+}
+
+}  // namespace
+
+int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
+  install_signal_handlers();
+  std::vector<std::string> args(argv, argv + argc);
+
+  po::options_description desc;
+  for (const auto& o : table_) {
+    std::string spec = o.long_name + (o.short_name ? std::string(",") + o.short_name : "");
+    po::value_semantic* v = nullptr;
+    switch (o.kind) {
+      case Kind::kFlag: v = po::bool_switch(static_cast<bool*>(o.target)); break;
+      case Kind::kString: v = po::value<std::string>(static_cast<std::string*>(o.target)); break;
+      case Kind::kInt: v = po::value<int>(static_cast<int*>(o.target)); break;
+      case Kind::kUInt64: v = po::value<uint64_t>(static_cast<uint64_t*>(o.target)); break;
+      case Kind::kDouble: v = po::value<double>(static_cast<double*>(o.target)); break;
+      case Kind::kStrings:
+        v = po::value<std::vector<std::string>>(static_cast<std::vector<std::string>*>(o.target))->composing();
+        break;
+    }
+    desc.add_options()(spec.c_str(), v, "");
+  }
+  po::positional_options_description pos;
+  if (common_ && (common_set_ & Common::kInputs)) {
+    desc.add_options()("input", po::value<std::vector<std::string>>(&common_->inputs), "");
+    pos.add("input", -1);
+  }
+  try {
+    po::variables_map vm;
+    const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).style(style).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    say(fmt::format("{}: {} \u2014 see '{} --help'", tool_, e.what(), tool_));
+    return kExitUsage;
+  }
+  if (want_help_) return print_stdout(help_text(), tool_);
+  if (want_version_) return print_stdout(version_text(), tool_);
+  if (want_table_) return print_stdout(table_tsv(), tool_);
+
+  Common fallback;
+  const Common& c = common_ ? *common_ : fallback;
+  if (c.threads < 0) {
+    say(fmt::format("{}: --threads must be 0 (all available CPUs) or more, not {}", tool_, c.threads));
+    return kExitUsage;
+  }
+  if (c.progress && c.no_progress) {
+    say(fmt::format("{}: --progress and --no-progress cannot both be given", tool_));
+    return kExitUsage;
+  }
+
+  threads::Scope scope(c.threads);
+  Context ctx(*this, c, args, scope.count());
+  const auto t0 = std::chrono::steady_clock::now();
+  int code = kExitOk;
+  bool pipe_closed = false;
+  try {
+    body(ctx);
+  } catch (const BrokenPipe&) {
+    pipe_closed = true;  // downstream closed the pipe (`| head`): end quietly with 0
+  } catch (const Error& e) {
+    ctx.progress().clear();
+    say(e.format(tool_));
+    code = e.exit_code();
+  } catch (const std::bad_alloc&) {
+    ctx.progress().clear();
+    say(tool_ + ": out of memory");
+    code = kExitData;
+  } catch (const std::exception& e) {
+    ctx.progress().clear();
+    say(fmt::format("{}: internal error: {} \u2014 please report this", tool_, e.what()));
+    code = kExitData;
+  }
+  ctx.progress().clear();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (code == kExitOk && !c.quiet && !pipe_closed) say(ctx.summary_line(wall));
+  if (!c.meta.empty()) {
+    try {
+      Output meta(c.meta);
+      meta.write(ctx.meta_json(wall, code));
+      meta.commit();
+    } catch (const Error& e) {
+      say(e.format(tool_));
+      if (code == kExitOk) code = e.exit_code();
+    }
+  }
+  return code;
+}
+
+Context::Context(const App& app, const Common& common, std::vector<std::string> argv, int threads)
+    : app_(app), common_(common), argv_(std::move(argv)), threads_(threads), started_(sysinfo::utc_now()) {
+  bool show = common.progress || (!common.no_progress && !common.quiet && isatty(2));
+  progress_ = std::make_unique<Progress>(app.tool(), show);
+}
+
+Context::~Context() = default;
+
+void Context::count(const std::string& key, uint64_t n) {
+  for (auto& [k, v] : counts_)
+    if (k == key) {
+      v += n;
+      return;
+    }
+  counts_.emplace_back(key, n);
+}
+
+void Context::set_count(const std::string& key, uint64_t n) {
+  for (auto& [k, v] : counts_)
+    if (k == key) {
+      v = n;
+      return;
+    }
+  counts_.emplace_back(key, n);
+}
+
+void Context::note_input(const std::string& path) {
+  struct stat st;
+  int64_t size = -1;
+  if (path != "-" && !path.empty() && ::stat(path.c_str(), &st) == 0) size = st.st_size;
+  inputs_.emplace_back(path.empty() ? "-" : path, size);
+}
+
+void Context::info(const std::string& msg) {
+  if (common_.quiet) return;
+  progress_->clear();
+  say(tool() + ": " + msg);
+}
+
+void Context::debug(const std::string& msg) {
+  if (!common_.verbose) return;
+  progress_->clear();
+  say(tool() + ": " + msg);
+}
+
+void Context::warn(const std::string& msg) {
+  progress_->clear();
+  say(tool() + ": warning: " + msg);
+}
+
+void Context::check_stdin_not_terminal(const std::string& usage) const {
+  if (isatty(0)) throw UsageError("no input given and stdin is a terminal", "Usage: " + usage);
+}
+
+std::string Context::provenance_command() const {
+  std::string s;
+  for (size_t i = 0; i < argv_.size(); ++i) {
+    const std::string& a = argv_[i];
+    if (i > 0) {
+      const Option* hit = nullptr;
+      bool attached = false;
+      for (const auto& o : app_.table()) {
+        if (!o.runtime_only) continue;
+        std::string l = "--" + o.long_name;
+        if (a == l) hit = &o;
+        else if (a.rfind(l + "=", 0) == 0) hit = &o, attached = true;
+        else if (o.short_name && a.size() >= 2 && a[0] == '-' && a[1] == o.short_name)
+          hit = &o, attached = a.size() > 2;
+        if (hit) break;
+      }
+      if (hit) {
+        if (!hit->arg.empty() && !attached) ++i;  // skip its value too
+        continue;
+      }
+    }
+    std::string base = i == 0 ? a.substr(a.rfind('/') + 1) : a;
+    if (!s.empty()) s += ' ';
+    bool plain = !base.empty() && base.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
+    if (plain) {
+      s += base;
+    } else {
+      s += '\'';
+      for (char ch : base) s += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+      s += '\'';
+    }
+  }
+  return s;
+}
+
+std::string Context::summary_line(double wall) const {
+  std::string s = tool() + ":";
+  bool first = true;
+  for (const auto& [k, v] : counts_) {
+    s += fmt::format("{} {} {}", first ? "" : ",", v, k);
+    first = false;
+  }
+  s += fmt::format("{} {:.2f} s, CPU {:.2f} s, peak RSS {}", first ? "" : ";", wall, sysinfo::cpu_seconds(),
+                   human_bytes(static_cast<double>(sysinfo::peak_rss_bytes())));
+  return s;
+}
+
+std::string Context::meta_json(double wall, int exit_code) const {
+  nlohmann::ordered_json j;
+  j["tool"] = tool();
+  j["version"] = sysinfo::version();
+  j["commit"] = sysinfo::git_commit();
+  j["compiler"] = sysinfo::compiler();
+  j["simd"] = sysinfo::simd_level();
+  j["argv"] = argv_;
+  j["command"] = provenance_command();
+  j["seed"] = common_.seed;
+  j["threads"] = threads_;
+  auto inputs = nlohmann::ordered_json::array();
+  for (const auto& [p, n] : inputs_) {
+    nlohmann::ordered_json in;
+    in["path"] = p;
+    in["bytes"] = n >= 0 ? nlohmann::ordered_json(n) : nlohmann::ordered_json(nullptr);
+    inputs.push_back(in);
+  }
+  j["inputs"] = inputs;
+  j["output"] = common_.output;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : counts_) counts[k] = v;
+  j["counts"] = counts;
+  j["started"] = started_;
+  j["wall_seconds"] = wall;
+  j["cpu_seconds"] = sysinfo::cpu_seconds();
+  j["peak_rss_bytes"] = sysinfo::peak_rss_bytes();
+  j["exit_code"] = exit_code;
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace corpus::cli

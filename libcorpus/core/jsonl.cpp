@@ -1,0 +1,58 @@
+#include "libcorpus/core/jsonl.h"
+
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
+#include "libcorpus/core/output.h"
+
+namespace corpus {
+
+std::string parse_document(std::string_view line, Document& doc) {
+  if (line.find('\0') != std::string_view::npos) return "NUL byte in a JSON line";
+  try {
+    doc.json = nlohmann::ordered_json::parse(line.begin(), line.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> keep the tail.
+    auto p = what.find("column");
+    return "not valid JSON (" + (p == std::string::npos ? what : what.substr(p)) + ")";
+  }
+  if (!doc.json.is_object()) return "a document line must be a JSON object";
+  for (const char* key : {"url", "lang", "text"}) {
+    auto it = doc.json.find(key);
+    if (it == doc.json.end()) return std::string("missing key \"") + key + "\"";
+    if (!it->is_string()) return std::string("key \"") + key + "\" must be a string";
+  }
+  if (doc.text().find('\0') != std::string::npos) return "NUL character in \"text\"";
+  return {};
+}
+
+std::string serialize_document(const Document& doc) {
+  std::string out;
+  append_json(out, doc.json, true);
+  return out;
+}
+
+JsonlReader::JsonlReader(std::unique_ptr<ByteSource> src, bool skip_bad)
+    : src_(std::move(src)), reader_(*src_), skip_bad_(skip_bad) {}
+
+bool JsonlReader::next(Document& doc) {
+  std::string_view line;
+  while (reader_.next(line)) {
+    std::string msg = parse_document(line, doc);
+    if (msg.empty()) return true;
+    if (!skip_bad_) throw Error(msg, "fix the line, or pass --skip-bad to skip such lines").at(name(), reader_.line_number());
+    ++skipped_;
+  }
+  return false;
+}
+
+void JsonlWriter::write(const Document& doc) {
+  try {
+    out_.write(serialize_document(doc));
+  } catch (const nlohmann::json::type_error& e) {
+    throw Error(std::string("cannot write document: ") + e.what());
+  }
+  out_.put('\n');
+}
+
+}  // namespace corpus

@@ -1,0 +1,78 @@
+#include "libcorpus/web/url.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+
+namespace corpus {
+
+namespace {
+
+struct UrlDeleter {
+  void operator()(CURLU* u) const { curl_url_cleanup(u); }
+};
+using UrlHandle = std::unique_ptr<CURLU, UrlDeleter>;
+
+std::string get(CURLU* u, CURLUPart part, unsigned flags = 0) {
+  char* s = nullptr;
+  if (curl_url_get(u, part, &s, flags) != CURLUE_OK || !s) return "";
+  std::string r(s);
+  curl_free(s);
+  return r;
+}
+
+bool has_bad_bytes(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string UrlParts::origin() const { return scheme + "://" + host + (port.empty() ? "" : ":" + port); }
+
+std::optional<std::string> resolve_url(std::string_view base, std::string_view ref) {
+  // Trim the white space HTML allows around href values.
+  while (!ref.empty() && (ref.front() == ' ' || ref.front() == '\t' || ref.front() == '\n' || ref.front() == '\r'))
+    ref.remove_prefix(1);
+  while (!ref.empty() && (ref.back() == ' ' || ref.back() == '\t' || ref.back() == '\n' || ref.back() == '\r'))
+    ref.remove_suffix(1);
+  if (ref.empty() || has_bad_bytes(ref) || has_bad_bytes(base)) return std::nullopt;
+  UrlHandle u(curl_url());
+  if (!base.empty() && curl_url_set(u.get(), CURLUPART_URL, std::string(base).c_str(), 0) != CURLUE_OK)
+    return std::nullopt;
+  if (curl_url_set(u.get(), CURLUPART_URL, std::string(ref).c_str(), CURLU_URLENCODE) != CURLUE_OK)
+    return std::nullopt;
+  std::string scheme = get(u.get(), CURLUPART_SCHEME);
+  if (scheme != "http" && scheme != "https") return std::nullopt;
+  curl_url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
+  std::string host = get(u.get(), CURLUPART_HOST);
+  if (host.empty()) return std::nullopt;
+  for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  curl_url_set(u.get(), CURLUPART_HOST, host.c_str(), 0);
+  std::string port = get(u.get(), CURLUPART_PORT);
+  if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443"))
+    curl_url_set(u.get(), CURLUPART_PORT, nullptr, 0);
+  std::string out = get(u.get(), CURLUPART_URL);
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<UrlParts> split_url(std::string_view url) {
+  UrlHandle u(curl_url());
+  if (curl_url_set(u.get(), CURLUPART_URL, std::string(url).c_str(), 0) != CURLUE_OK) return std::nullopt;
+  UrlParts p;
+  p.scheme = get(u.get(), CURLUPART_SCHEME);
+  if (p.scheme != "http" && p.scheme != "https") return std::nullopt;
+  p.host = get(u.get(), CURLUPART_HOST);
+  for (char& c : p.host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  p.port = get(u.get(), CURLUPART_PORT);
+  if ((p.scheme == "http" && p.port == "80") || (p.scheme == "https" && p.port == "443")) p.port.clear();
+  p.path = get(u.get(), CURLUPART_PATH);
+  if (p.path.empty()) p.path.assign(1, '/');
+  std::string q = get(u.get(), CURLUPART_QUERY);
+  if (!q.empty()) p.path.append("?").append(q);
+  return p;
+}
+
+}  // namespace corpus
