@@ -12,7 +12,7 @@ Symmetrize parse_symmetrize(std::string_view s) {
   if (s == "grow-diag") return Symmetrize::kGrowDiag;
   if (s == "grow-diag-final") return Symmetrize::kGrowDiagFinal;
   if (s == "grow-diag-final-and") return Symmetrize::kGrowDiagFinalAnd;
-  throw corpus::UsageError("unknown symmetrisation " + corpus::quote(s),
+  throw corpus::ConfigError("unknown symmetrisation " + corpus::quote(s),
                            "use intersect, union, grow-diag, grow-diag-final or grow-diag-final-and");
 }
 

@@ -29,7 +29,7 @@ using Links = std::vector<Link>;
 enum class Symmetrize { kIntersect, kUnion, kGrowDiag, kGrowDiagFinal, kGrowDiagFinalAnd };
 
 // "intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and";
-// UsageError otherwise.
+// ConfigError otherwise.
 Symmetrize parse_symmetrize(std::string_view s);
 
 Links symmetrize(const Links& fwd, const Links& rev, size_t m, size_t n, Symmetrize how);

@@ -12,7 +12,7 @@ namespace align {
 TokenMode parse_token_mode(std::string_view s) {
   if (s == "icu") return TokenMode::kIcu;
   if (s == "whitespace") return TokenMode::kWhitespace;
-  throw corpus::UsageError("--tokenize must be icu or whitespace, not " + corpus::quote(s));
+  throw corpus::ConfigError("--tokenize must be icu or whitespace, not " + corpus::quote(s));
 }
 
 const char* token_mode_name(TokenMode m) { return m == TokenMode::kIcu ? "icu" : "whitespace"; }

@@ -22,7 +22,7 @@ struct TokenizerOptions {
   bool lowercase = false;            // --lowercase
 };
 
-// "icu" or "whitespace"; throws corpus::UsageError for anything else.
+// "icu" or "whitespace"; throws corpus::ConfigError for anything else.
 TokenMode parse_token_mode(std::string_view s);
 const char* token_mode_name(TokenMode m);
 

@@ -113,9 +113,9 @@ int main(int argc, char** argv) {
       for (std::string line; std::getline(in, line);)
         if (!line.empty() && line[0] != '#') o.seeds.push_back(line);
     }
-    if (o.seeds.empty()) throw UsageError("no seed URL given", "pc-crawl -o site.warc.gz http://example.org/");
+    if (o.seeds.empty()) throw cli::UsageError("no seed URL given", "pc-crawl -o site.warc.gz http://example.org/");
     for (auto& s : o.seeds)
-      if (s.find("://") == std::string::npos) throw UsageError("seed " + quote(s) + " is not a URL (give http://...)");
+      if (s.find("://") == std::string::npos) throw cli::UsageError("seed " + quote(s) + " is not a URL (give http://...)");
     o.include = include;
     o.exclude = exclude;
     o.sitemaps = cli::split_list(sitemaps);
@@ -124,14 +124,14 @@ int main(int argc, char** argv) {
     o.fetch.user_agent = user_agent;
     o.fetch.max_body = cli::parse_size(max_body, "--max-body", true);
     o.max_bytes = cli::parse_size(max_bytes, "--max-bytes", true);
-    if (max_pages < 0) throw UsageError("--max-pages must not be negative");
+    if (max_pages < 0) throw cli::UsageError("--max-pages must not be negative");
     o.max_pages = static_cast<uint64_t>(max_pages);
     if (o.delay < 0 || o.fetch.timeout <= 0 || o.fetch.connect_timeout <= 0 || o.retries < 0 || o.backoff < 0 ||
         o.max_redirects < 0 || o.max_depth < 0 || o.host_connections < 1 || o.connections < 1)
-      throw UsageError("--delay, --retries, --backoff, --max-redirects and --max-depth must not be negative, "
+      throw cli::UsageError("--delay, --retries, --backoff, --max-redirects and --max-depth must not be negative, "
                        "--timeout, --connect-timeout, --host-connections and --connections must be positive");
     if (!state_path.empty() && (c.output == "-" || c.output.empty()))
-      throw UsageError("--state needs -o FILE (a resumed crawl appends to the WARC file)");
+      throw cli::UsageError("--state needs -o FILE (a resumed crawl appends to the WARC file)");
     const WarcCompression comp = warc_compression_for(c.output);
 
     nlohmann::json saved;

@@ -89,23 +89,23 @@ int main(int argc, char** argv) {
                     cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (c.inputs.empty()) throw UsageError("no subcommand", std::string("Usage: ") + kUsage);
+    if (c.inputs.empty()) throw cli::UsageError("no subcommand", std::string("Usage: ") + kUsage);
     const std::string cmd = c.inputs[0];
     std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
-    if (format != "text" && format != "json") throw UsageError("--format must be text or json, not " + quote(format));
-    if (width < 0 || width > 16) throw UsageError(fmt::format("--width must be 0 to 16, not {}", width));
+    if (format != "text" && format != "json") throw cli::UsageError("--format must be text or json, not " + quote(format));
+    if (width < 0 || width > 16) throw cli::UsageError(fmt::format("--width must be 0 to 16, not {}", width));
     for (const auto& f : files) ctx.note_input(f);
     Output out(c.output);
 
     if (cmd == "mining") {
-      if (gold.size() != 1) throw UsageError("mining takes one --gold file");
-      if (files.size() > 1) throw UsageError("mining takes one candidates file");
+      if (gold.size() != 1) throw cli::UsageError("mining takes one --gold file");
+      if (files.size() > 1) throw cli::UsageError("mining takes one candidates file");
       mm::MiningFiles mf{gold[0], files.empty() ? "-" : files[0], src_sents, trg_sents, score_column, {}, c.skip_bad};
       if (!threshold.empty()) {
         char* end = nullptr;
         double t = std::strtod(threshold.c_str(), &end);
         if (end != threshold.c_str() + threshold.size() || std::isnan(t))
-          throw UsageError("--threshold must be a number, not " + quote(threshold));
+          throw cli::UsageError("--threshold must be a number, not " + quote(threshold));
         mf.threshold = t;
       }
       if (mf.candidates == "-") ctx.check_stdin_not_terminal(kUsage);
@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
       return;
     }
     if (cmd == "align") {
-      if (files.empty()) throw UsageError("align needs the test alignment file(s)", std::string("Usage: ") + kUsage);
-      if (gold.empty()) throw UsageError("align needs --gold FILE");
+      if (files.empty()) throw cli::UsageError("align needs the test alignment file(s)", std::string("Usage: ") + kUsage);
+      if (gold.empty()) throw cli::UsageError("align needs --gold FILE");
       std::string fmt_name = align_format;
       if (fmt_name == "auto") fmt_name = mm::detect_alignment_format(gold[0]);
       if (fmt_name == "vecalign") {
@@ -135,14 +135,14 @@ int main(int argc, char** argv) {
         out.write(fmt::format("lax\t{}\t{}\t{}\n", num(s.precision_lax), num(s.recall_lax), num(s.f1_lax)));
         ctx.set_count("test alignments", s.pcounts.tp_strict + s.pcounts.fp_strict);
       } else if (fmt_name == "pharaoh") {
-        if (gold.size() != 1 || files.size() != 1) throw UsageError("word alignment takes one --gold and one TEST file");
+        if (gold.size() != 1 || files.size() != 1) throw cli::UsageError("word alignment takes one --gold and one TEST file");
         mm::WordAlignScores w = mm::score_word_alignment_files(gold[0], files[0]);
         out.write("links\tsure\tpossible\tprecision\trecall\taer\n");
         out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", w.links, w.sure, w.possible, num(w.precision), num(w.recall),
                               num(w.aer)));
         ctx.set_count("links", w.links);
       } else {
-        throw UsageError("--align-format must be vecalign, pharaoh or auto, not " + quote(align_format));
+        throw cli::UsageError("--align-format must be vecalign, pharaoh or auto, not " + quote(align_format));
       }
       out.commit();
       return;
@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
           char* end = nullptr;
           b.smooth_value = std::strtod(smooth_value.c_str(), &end);
           if (end != smooth_value.c_str() + smooth_value.size())
-            throw UsageError("--smooth-value must be a number, not " + quote(smooth_value));
+            throw cli::UsageError("--smooth-value must be a number, not " + quote(smooth_value));
         }
         b.max_order = max_order;
         b.effective_order = eff || sentence;  // sacreBLEU's --sentence-level does the same
@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
         f.eps_smoothing = eps;
         owned.push_back(std::make_unique<mm::Chrf>(f));
       } else {
-        throw UsageError("unknown subcommand " + quote(name), "use bleu, chrf, chrf++ (or several: bleu,chrf), mining or align");
+        throw cli::UsageError("unknown subcommand " + quote(name), "use bleu, chrf, chrf++ (or several: bleu,chrf), mining or align");
       }
     }
     std::vector<const mm::Metric*> metrics;
@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
       spec.tsv = tsv;
       spec.systems = files;
       spec.refs = refs;
-      if (spec.systems.empty()) throw UsageError("with --tsv, name the hypothesis column (e.g. pc-eval bleu --tsv F -r trg_text x_mt)");
+      if (spec.systems.empty()) throw cli::UsageError("with --tsv, name the hypothesis column (e.g. pc-eval bleu --tsv F -r trg_text x_mt)");
     } else {
       spec.systems = files.empty() ? std::vector<std::string>{"-"} : files;
       spec.refs = refs;
@@ -195,10 +195,10 @@ int main(int argc, char** argv) {
       if (files.empty()) ctx.check_stdin_not_terminal(kUsage);
     }
     if (paired_bs && spec.systems.size() < 2)
-      throw UsageError("--paired-bs needs a baseline and at least one system", "give two or more hypothesis files");
+      throw cli::UsageError("--paired-bs needs a baseline and at least one system", "give two or more hypothesis files");
     if (!paired_bs && spec.systems.size() > 1)
-      throw UsageError("one hypothesis input at a time", "to compare systems, add --paired-bs (the first is the baseline)");
-    if (paired_bs && sentence) throw UsageError("--sentence and --paired-bs cannot be combined");
+      throw cli::UsageError("one hypothesis input at a time", "to compare systems, add --paired-bs (the first is the baseline)");
+    if (paired_bs && sentence) throw cli::UsageError("--sentence and --paired-bs cannot be combined");
 
     mm::SignatureInfo si;
     si.nrefs = static_cast<int>(spec.refs.size());

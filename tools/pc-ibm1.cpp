@@ -36,14 +36,14 @@ struct Opts {
 const char* kCommands = "train, align, lexicon, score or translate";
 
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
-  if (o.src_file.empty() != o.trg_file.empty()) throw UsageError("--src and --trg go together");
+  if (o.src_file.empty() != o.trg_file.empty()) throw cli::UsageError("--src and --trg go together");
   if (!o.src_file.empty()) {
-    if (!files.empty()) throw UsageError("give either FILE or --src/--trg, not both");
+    if (!files.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
     ctx.note_input(o.src_file);
     ctx.note_input(o.trg_file);
     return open_lockstep_lines(o.src_file, o.trg_file);
   }
-  if (files.size() > 1) throw UsageError("one input file at a time", "concatenate them first");
+  if (files.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first");
   const std::string path = files.empty() ? "-" : files[0];
   if (path == "-") ctx.check_stdin_not_terminal("pc-ibm1 " + o.command + " [options] [FILE]");
   ctx.note_input(path);
@@ -130,7 +130,7 @@ RowOptions row_options(cli::Context& ctx, const Ibm1Model& m) {
 
 void run_align(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
   if (o.direction != "fwd" && o.direction != "rev" && o.direction != "sym")
-    throw UsageError("--direction for align must be fwd, rev or sym, not " + quote(o.direction));
+    throw cli::UsageError("--direction for align must be fwd, rev or sym, not " + quote(o.direction));
   parse_symmetrize(o.sym);
   if (o.model.empty()) {  // train on the input, then align it
     Trained t = train(ctx, o, in);
@@ -164,12 +164,12 @@ void run_align(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
 
 void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
   const Ibm1Model m = Ibm1Model::load(o.model);
-  if (!(o.floor > 0 && o.floor < 1)) throw UsageError("--floor must be between 0 and 1");
+  if (!(o.floor > 0 && o.floor < 1)) throw cli::UsageError("--floor must be between 0 and 1");
   static const char* kCols[] = {"ibm1_fwd_score", "ibm1_rev_score", "ibm1_qmax_fwd_score", "ibm1_qmax_rev_score"};
   std::vector<std::string> names = in.columns().names;
   for (const char* c : kCols) {
     if (in.columns().index(c) >= 0)
-      throw UsageError("the input already has a " + std::string(c) + " column", "remove it with cut first");
+      throw cli::UsageError("the input already has a " + std::string(c) + " column", "remove it with cut first");
     names.emplace_back(c);
   }
   TsvWriter(out).header(names);
@@ -202,8 +202,8 @@ void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
 }
 
 void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files, Output& out) {
-  if (!o.src_file.empty() || !o.trg_file.empty()) throw UsageError("translate reads plain text: give FILE, not --src/--trg");
-  if (files.size() > 1) throw UsageError("one input file at a time", "concatenate them first");
+  if (!o.src_file.empty() || !o.trg_file.empty()) throw cli::UsageError("translate reads plain text: give FILE, not --src/--trg");
+  if (files.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first");
   const std::string path = files.empty() ? "-" : files[0];
   if (path == "-") ctx.check_stdin_not_terminal("pc-ibm1 translate -m MODEL [options] [FILE]");
   const Ibm1Model m = Ibm1Model::load(o.model);
@@ -258,9 +258,9 @@ void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::stri
 
 void run_lexicon(cli::Context& ctx, const Opts& o, Output& out) {
   const std::string dir = o.direction == "sym" ? "fwd" : o.direction;
-  if (dir != "fwd" && dir != "rev") throw UsageError("--direction for lexicon must be fwd or rev, not " + quote(dir));
+  if (dir != "fwd" && dir != "rev") throw cli::UsageError("--direction for lexicon must be fwd or rev, not " + quote(dir));
   if (o.format != "ttable" && o.format != "moses")
-    throw UsageError("--format must be ttable or moses, not " + quote(o.format));
+    throw cli::UsageError("--format must be ttable or moses, not " + quote(o.format));
   const Ibm1Model m = Ibm1Model::load(o.model);
   ctx.note_input(o.model);
   uint64_t lines = 0;
@@ -312,20 +312,20 @@ int main(int argc, char** argv) {
                     cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (c.inputs.empty()) throw UsageError(std::string("no command given: use ") + kCommands, "see 'pc-ibm1 --help'");
+    if (c.inputs.empty()) throw cli::UsageError(std::string("no command given: use ") + kCommands, "see 'pc-ibm1 --help'");
     o.command = c.inputs[0];
     std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
     if (o.direction.empty()) o.direction = o.command == "align" ? "sym" : "fwd";
-    if (o.iterations < 0 || o.iterations > 1000) throw UsageError("--iterations must be between 0 and 1000");
-    if (o.max_len < 0) throw UsageError("--max-len must not be negative");
-    if (!(o.alpha > 0)) throw UsageError("--alpha must be positive");
-    if (!(o.prune >= 0 && o.prune < 1)) throw UsageError("--prune must be in [0, 1)");
+    if (o.iterations < 0 || o.iterations > 1000) throw cli::UsageError("--iterations must be between 0 and 1000");
+    if (o.max_len < 0) throw cli::UsageError("--max-len must not be negative");
+    if (!(o.alpha > 0)) throw cli::UsageError("--alpha must be positive");
+    if (!(o.prune >= 0 && o.prune < 1)) throw cli::UsageError("--prune must be in [0, 1)");
     const bool needs_model = o.command == "lexicon" || o.command == "score" || o.command == "translate";
-    if (needs_model && o.model.empty()) throw UsageError(o.command + " needs a model: give -m FILE");
+    if (needs_model && o.model.empty()) throw cli::UsageError(o.command + " needs a model: give -m FILE");
     if (o.command == "train" && !o.model.empty())
-      throw UsageError("train writes its model to -o FILE, not -m", "pc-ibm1 train -o model.safetensors data.tsv");
+      throw cli::UsageError("train writes its model to -o FILE, not -m", "pc-ibm1 train -o model.safetensors data.tsv");
     if (o.command == "train" && c.output == "-")
-      throw UsageError("train needs -o FILE for the model", "pc-ibm1 train -o model.safetensors data.tsv");
+      throw cli::UsageError("train needs -o FILE for the model", "pc-ibm1 train -o model.safetensors data.tsv");
 
     if (o.command == "train") {
       std::unique_ptr<BitextLines> in = open_bitext(ctx, o, files);
@@ -346,12 +346,12 @@ int main(int argc, char** argv) {
       run_translate(ctx, o, files, out);
       out.commit();
     } else if (o.command == "lexicon") {
-      if (!files.empty() || !o.src_file.empty()) throw UsageError("lexicon reads only the model (-m)");
+      if (!files.empty() || !o.src_file.empty()) throw cli::UsageError("lexicon reads only the model (-m)");
       Output out(c.output);
       run_lexicon(ctx, o, out);
       out.commit();
     } else {
-      throw UsageError("unknown command " + quote(o.command) + ": use " + kCommands);
+      throw cli::UsageError("unknown command " + quote(o.command) + ": use " + kCommands);
     }
   });
 }

@@ -47,14 +47,14 @@ int main(int argc, char** argv) {
     o.skip_bad = c.skip_bad;
     o.dedup = !no_dedup;
     o.boilerplate = !no_boilerplate;
-    if (repeat_pages < 1) throw UsageError("--repeat-min-pages must be at least 1");
-    if (short_chars < 0) throw UsageError("--short-chars must not be negative");
+    if (repeat_pages < 1) throw cli::UsageError("--repeat-min-pages must be at least 1");
+    if (short_chars < 0) throw cli::UsageError("--short-chars must not be negative");
     o.repeat_min_pages = static_cast<uint32_t>(repeat_pages);
     o.bp.short_chars = static_cast<uint32_t>(short_chars);
-    if (o.min_lang_percent < 0 || o.min_lang_percent > 100) throw UsageError("--min-lang-percent must be 0..100");
+    if (o.min_lang_percent < 0 || o.min_lang_percent > 100) throw cli::UsageError("--min-lang-percent must be 0..100");
     if (split_suffix != ".jsonl" && split_suffix != ".jsonl.gz" && split_suffix != ".jsonl.zst")
-      throw UsageError("--split-suffix must be .jsonl, .jsonl.gz or .jsonl.zst, not " + quote(split_suffix));
-    if (!split_dir.empty() && c.output != "-") throw UsageError("give either -o or --split-by-lang, not both");
+      throw cli::UsageError("--split-suffix must be .jsonl, .jsonl.gz or .jsonl.zst, not " + quote(split_suffix));
+    if (!split_dir.empty() && c.output != "-") throw cli::UsageError("give either -o or --split-by-lang, not both");
     std::vector<std::string> inputs = c.inputs.empty() ? std::vector<std::string>{"-"} : c.inputs;
     for (const auto& in : inputs) {
       if (in == "-") ctx.check_stdin_not_terminal("pc-ingest [options] [FILE|FOLDER...]");

@@ -52,7 +52,7 @@ mt::Config make_config(const Args& a, int src_vocab, int trg_vocab) {
   if (a.dec_layers) cfg.dec_layers = a.dec_layers;
   if (!a.activation.empty()) cfg.activation = mt::parse_activation(a.activation);
   if (!a.norm.empty()) {
-    if (a.norm != "pre" && a.norm != "post") throw UsageError("--norm must be pre or post, not " + quote(a.norm));
+    if (a.norm != "pre" && a.norm != "post") throw cli::UsageError("--norm must be pre or post, not " + quote(a.norm));
     cfg.pre_norm = a.norm == "pre";
   }
   cfg.src_vocab = src_vocab;
@@ -63,7 +63,7 @@ mt::Config make_config(const Args& a, int src_vocab, int trg_vocab) {
   try {
     cfg.validate();
   } catch (const Error& e) {
-    throw UsageError(e.what());
+    throw cli::UsageError(e.what());
   }
   return cfg;
 }
@@ -86,15 +86,15 @@ mt::Tokenizer side_tokenizer(const mt::Vocabs& v, bool source, const std::string
 }
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
-  if (c.output == "-" || c.output.empty()) throw UsageError("train needs -o MODEL (a .safetensors file)");
+  if (c.output == "-" || c.output.empty()) throw cli::UsageError("train needs -o MODEL (a .safetensors file)");
   if (files.empty()) {
     ctx.check_stdin_not_terminal(kUsage);
     files.push_back("-");
   }
-  if (a.max_len < 4 || a.max_len > 4096) throw UsageError(fmt::format("--max-len must be 4 to 4096, not {}", a.max_len));
-  if (a.grad_shards < 1 || a.grad_shards > 256) throw UsageError("--grad-shards must be 1 to 256");
+  if (a.max_len < 4 || a.max_len > 4096) throw cli::UsageError(fmt::format("--max-len must be 4 to 4096, not {}", a.max_len));
+  if (a.grad_shards < 1 || a.grad_shards > 256) throw cli::UsageError("--grad-shards must be 1 to 256");
   if (a.stop_metric != "chrf" && a.stop_metric != "bleu" && a.stop_metric != "loss")
-    throw UsageError("--stop-metric must be chrf, bleu or loss, not " + quote(a.stop_metric));
+    throw cli::UsageError("--stop-metric must be chrf, bleu or loss, not " + quote(a.stop_metric));
   for (const auto& f : files) ctx.note_input(f);
   if (!a.valid.empty()) ctx.note_input(a.valid);
   const auto t0 = std::chrono::steady_clock::now();
@@ -161,8 +161,8 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
   o.decode.batch_size = a.batch_size;
   o.decode.max_len_factor = a.max_len_factor;
   if (o.max_steps == 0 && o.max_time == 0 && o.max_epochs == 0 && (a.valid.empty() || o.patience == 0))
-    throw UsageError("training would never stop", "give --max-steps, --max-time, --max-epochs or --valid");
-  if (o.batch_tokens < a.max_len) throw UsageError("--batch-tokens must be at least --max-len");
+    throw cli::UsageError("training would never stop", "give --max-steps, --max-time, --max-epochs or --valid");
+  if (o.batch_tokens < a.max_len) throw cli::UsageError("--batch-tokens must be at least --max-len");
 
   nlohmann::ordered_json prov = {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}};
   auto detok = [&](const std::vector<int32_t>& ids) { return trg_tok.decode(ids); };
@@ -215,11 +215,11 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
 }
 
 void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std::vector<std::string>& files) {
-  if (a.model.empty()) throw UsageError("translate needs -m MODEL");
-  if (files.size() > 1) throw UsageError("translate takes one input file");
+  if (a.model.empty()) throw cli::UsageError("translate needs -m MODEL");
+  if (files.size() > 1) throw cli::UsageError("translate takes one input file");
   const std::string in_path = files.empty() ? "-" : files[0];
   if (in_path == "-") ctx.check_stdin_not_terminal(kUsage);
-  if (a.batch_size < 1) throw UsageError("--batch-size must be positive");
+  if (a.batch_size < 1) throw cli::UsageError("--batch-size must be positive");
   mt::ModelFile mf(a.model);
   const mt::Vocabs vocabs = mf.vocabs();
   if (vocabs.joint.empty() && (vocabs.src.empty() || vocabs.trg.empty()))
@@ -259,7 +259,7 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
 }
 
 void inspect(const cli::Common& c, const Args& a) {
-  if (a.model.empty()) throw UsageError("inspect needs -m MODEL");
+  if (a.model.empty()) throw cli::UsageError("inspect needs -m MODEL");
   mt::ModelFile mf(a.model);
   Output out(c.output);
   const auto& meta = mf.file().metadata();
@@ -356,15 +356,15 @@ int main(int argc, char** argv) {
                     cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (c.inputs.empty()) throw UsageError("no subcommand", std::string("Usage: ") + kUsage);
+    if (c.inputs.empty()) throw cli::UsageError("no subcommand", std::string("Usage: ") + kUsage);
     const std::string cmd = c.inputs[0];
     std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
     if (cmd == "train") return train(ctx, c, a, files);
     if (cmd == "translate") return translate(ctx, c, a, files);
     if (cmd == "inspect") {
-      if (!files.empty()) throw UsageError("inspect takes -m MODEL, not files");
+      if (!files.empty()) throw cli::UsageError("inspect takes -m MODEL, not files");
       return inspect(c, a);
     }
-    throw UsageError("unknown subcommand " + quote(cmd), "use train, translate or inspect");
+    throw cli::UsageError("unknown subcommand " + quote(cmd), "use train, translate or inspect");
   });
 }

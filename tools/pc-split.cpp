@@ -60,14 +60,14 @@ int main(int argc, char** argv) {
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     if (format != "auto" && format != "text" && format != "jsonl")
-      throw UsageError("--format must be text, jsonl or auto, not " + quote(format));
+      throw cli::UsageError("--format must be text, jsonl or auto, not " + quote(format));
     if (min_len > 0 && max_len > 0 && min_len > max_len)
-      throw UsageError("--min-length " + std::to_string(min_len) + " is above --max-length " + std::to_string(max_len));
+      throw cli::UsageError("--min-length " + std::to_string(min_len) + " is above --max-length " + std::to_string(max_len));
     cfg.norm = Normalizer::parse(normalize);
     cfg.seg.max_bytes = max_len;
     cfg.seg.min_bytes = min_len;
     cfg.skip_bad = c.skip_bad;
-    if (c.inputs.size() > 1) throw UsageError("one input file at a time", "concatenate them first, or run once per file");
+    if (c.inputs.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first, or run once per file");
     const std::string path = c.inputs.empty() ? "-" : c.inputs[0];
     if (path == "-") ctx.check_stdin_not_terminal("pc-split [options] [FILE]");
     ctx.note_input(path);

@@ -37,11 +37,11 @@ int main(int argc, char** argv) {
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     if (to != "auto" && to != "tmx" && to != "tsv")
-      throw UsageError("--to must be tmx, tsv or auto, not " + quote(to));
-    if (src_file.empty() != trg_file.empty()) throw UsageError("--src and --trg go together");
+      throw cli::UsageError("--to must be tmx, tsv or auto, not " + quote(to));
+    if (src_file.empty() != trg_file.empty()) throw cli::UsageError("--src and --trg go together");
     const bool lockstep = !src_file.empty();
-    if (lockstep && !c.inputs.empty()) throw UsageError("give either FILE or --src/--trg, not both");
-    if (c.inputs.size() > 1) throw UsageError("one input file at a time", "concatenate them first, or run once per file");
+    if (lockstep && !c.inputs.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
+    if (c.inputs.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first, or run once per file");
     const std::string path = c.inputs.empty() ? "-" : c.inputs[0];
     if (!lockstep && path == "-") ctx.check_stdin_not_terminal("pc-tmx [options] [FILE]");
 
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     }
     const bool to_tsv = to == "tsv" || (to == "auto" && !lockstep && looks_like_xml(*in));
     if (to_tsv) {
-      if (lockstep) throw UsageError("--src/--trg give plain text; they convert to TMX only");
+      if (lockstep) throw cli::UsageError("--src/--trg give plain text; they convert to TMX only");
       TmxToTsvOptions o{c.src_lang, c.trg_lang, c.skip_bad};
       st = tmx_to_tsv(*in, out, o, progress);
     } else {
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
         if (o.trg_lang.empty()) o.trg_lang = t;
       }
       if (o.src_lang.empty() || o.trg_lang.empty())
-        throw UsageError("cannot infer the " + std::string(o.src_lang.empty() ? "source" : "target") +
+        throw cli::UsageError("cannot infer the " + std::string(o.src_lang.empty() ? "source" : "target") +
                              " language from the file name",
                          "give -s/--src-lang and -t/--trg-lang (or name the file like en-fr.tsv)");
       o.skip_bad = c.skip_bad;

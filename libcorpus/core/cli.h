@@ -15,9 +15,18 @@
 #include <utility>
 #include <vector>
 
+#include "libcorpus/core/error.h"
 #include "libcorpus/core/progress.h"
 
 namespace corpus::cli {
+
+// A mistake in how the tool was called: an unknown option, a bad value, an
+// option of another subcommand. Only the CLI layer and the tools' wiring
+// throw it; libraries throw corpus::ConfigError for bad settings.
+class UsageError : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
 
 enum class Kind { kFlag, kString, kInt, kUInt64, kDouble, kStrings };
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "libcorpus/core/error.h"
+#include "libcorpus/core/cli.h"
 
 namespace corpus::cli {
 

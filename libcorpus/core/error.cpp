@@ -6,8 +6,7 @@
 
 namespace corpus {
 
-Error::Error(std::string what, std::string hint, int exit_code)
-    : std::runtime_error(std::move(what)), hint_(std::move(hint)), exit_code_(exit_code) {}
+Error::Error(std::string what, std::string hint) : std::runtime_error(std::move(what)), hint_(std::move(hint)) {}
 
 Error& Error::at(std::string file, uint64_t line) {
   file_ = std::move(file);

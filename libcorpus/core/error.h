@@ -1,9 +1,13 @@
 // Errors carried from the libraries to the tools' main.
 //
-// Libraries never print or exit: they throw corpus::Error, which knows where the
-// problem is (file, line), what is wrong, how to fix it, and which exit code the
-// tool should end with (DESIGN.md §5: 1 data/runtime error, 2 usage error or
-// unbalanced input).
+// Libraries never print or exit: they throw one of two errors, each knowing
+// where the problem is (file, line), what is wrong and how to fix it:
+//  - corpus::Error: the data or the run is wrong (bad input, a damaged model
+//    file, a failed write);
+//  - corpus::ConfigError: a setting the caller chose is invalid, or inputs
+//    that must fit together do not (unequal --src/--trg line counts).
+// Only the CLI layer (cli.h) turns them into messages and exit codes
+// (DESIGN.md §5: Error -> 1, ConfigError and the CLI's own ConfigError -> 2).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +26,7 @@ enum ExitCode : int {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(std::string what, std::string hint = {}, int exit_code = kExitData);
+  explicit Error(std::string what, std::string hint = {});
 
   // Adds the location; `line` 0 means "the file as a whole".
   Error& at(std::string file, uint64_t line = 0);
@@ -30,6 +34,8 @@ class Error : public std::runtime_error {
   const std::string& file() const { return file_; }
   uint64_t line() const { return line_; }
   const std::string& hint() const { return hint_; }
+  // The exit status the CLI layer gives this error (kExitData, or kExitUsage
+  // for a ConfigError).
   int exit_code() const { return exit_code_; }
 
   // "TOOL: FILE:LINE: what — hint" (the parts that are known).
@@ -39,14 +45,19 @@ class Error : public std::runtime_error {
   std::string file_;
   uint64_t line_ = 0;
   std::string hint_;
-  int exit_code_;
+
+ protected:
+  int exit_code_ = kExitData;
 };
 
-// A mistake in how the tool was called, or inputs that do not fit together.
-class UsageError : public Error {
+// An invalid setting (a value out of range, an unknown name), or inputs that
+// do not fit together. What a library throws where a tool would have said
+// "usage error".
+class ConfigError : public Error {
  public:
-  explicit UsageError(std::string what, std::string hint = {})
-      : Error(std::move(what), std::move(hint), kExitUsage) {}
+  explicit ConfigError(std::string what, std::string hint = {}) : Error(std::move(what), std::move(hint)) {
+    exit_code_ = kExitUsage;
+  }
 };
 
 // The reader of our stdout went away (EPIPE): the tool ends quietly with 0.

@@ -277,7 +277,7 @@ Normalizer Normalizer::parse(std::string_view spec) {
     size_t comma = spec.find(',', i);
     std::string_view name = spec.substr(i, comma == std::string_view::npos ? std::string_view::npos : comma - i);
     auto step = norm_step_from_name(name);
-    if (!step) throw UsageError("unknown normalisation step " + quote(name), "the steps are " + norm_step_names());
+    if (!step) throw ConfigError("unknown normalisation step " + quote(name), "the steps are " + norm_step_names());
     n.steps_.push_back(*step);
     if (comma == std::string_view::npos) break;
     i = comma + 1;

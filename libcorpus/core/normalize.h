@@ -49,7 +49,7 @@ std::string apply_norm_step(NormStep step, std::string_view s);
 class Normalizer {
  public:
   Normalizer() = default;
-  // "nfc,ws,mojibake" (order kept; "" or "none" = no step). Throws UsageError
+  // "nfc,ws,mojibake" (order kept; "" or "none" = no step). Throws ConfigError
   // naming the unknown step.
   static Normalizer parse(std::string_view spec);
   // The canonical spec string; parse(spec()) gives the same chain.

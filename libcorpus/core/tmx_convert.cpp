@@ -172,7 +172,7 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
           break;
         }
     if (trg.empty())
-      throw UsageError("cannot tell the target language from the first <tu> (line " + std::to_string(u.line) + ")",
+      throw ConfigError("cannot tell the target language from the first <tu> (line " + std::to_string(u.line) + ")",
                        "give -t/--trg-lang")
           .at(in.name());
   }

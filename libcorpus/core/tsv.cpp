@@ -170,7 +170,7 @@ class LockstepLines final : public BitextLines {
     if (ha != hb) {
       out.resize(before);
       uint64_t ns = rs_.line_number(), nt = rt_.line_number();
-      throw UsageError("line counts differ: " + src_->name() + " has " + std::to_string(ns) + " lines, " +
+      throw ConfigError("line counts differ: " + src_->name() + " has " + std::to_string(ns) + " lines, " +
                            trg_->name() + " has " + std::to_string(nt) + (ha ? "" : " or more"),
                        "the --src and --trg files must be parallel, one sentence per line");
     }
@@ -207,7 +207,7 @@ std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src) {
 
 std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path) {
   if ((src_path == "-" || src_path.empty()) && (trg_path == "-" || trg_path.empty()))
-    throw UsageError("--src and --trg cannot both be stdin");
+    throw ConfigError("--src and --trg cannot both be stdin");
   return std::make_unique<LockstepLines>(open_input(src_path), open_input(trg_path));
 }
 

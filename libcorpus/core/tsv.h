@@ -4,7 +4,7 @@
 // is_known_column). A headerless stream must have exactly two columns, which
 // are src_text and trg_text. Moses-style `--src/--trg` files are read in
 // lockstep and presented as the same two-column stream; unequal line counts
-// are a UsageError (exit 2).
+// are a ConfigError (exit 2).
 #pragma once
 
 #include <cstdint>

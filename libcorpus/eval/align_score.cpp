@@ -166,7 +166,7 @@ SentAlignScores score_sentence_alignment(const std::vector<std::vector<SentAlign
 SentAlignScores score_sentence_alignment_files(const std::vector<std::string>& gold,
                                                const std::vector<std::string>& test) {
   if (gold.size() != test.size())
-    throw corpus::UsageError(fmt::format("{} gold files but {} test files", gold.size(), test.size()),
+    throw corpus::ConfigError(fmt::format("{} gold files but {} test files", gold.size(), test.size()),
                              "give one --gold per test file, in the same order");
   std::vector<std::vector<SentAlignment>> g, t;
   for (size_t i = 0; i < gold.size(); ++i) {
@@ -214,7 +214,7 @@ WordAlignScores score_word_alignment_files(const std::string& gold, const std::s
     if (hg != ht) {
       const corpus::TextLines& shorter = hg ? t : g;
       const corpus::TextLines& longer = hg ? g : t;
-      throw corpus::UsageError(fmt::format("{} has {} lines but {} has more", shorter.name(),
+      throw corpus::ConfigError(fmt::format("{} has {} lines but {} has more", shorter.name(),
                                            shorter.line_number(), longer.name()),
                                "gold and test need one line per sentence pair");
     }

@@ -54,7 +54,7 @@ struct WordAlignScores {
 // includes sure). Adds to `acc`; call finish() at the end.
 void add_word_alignment(WordAlignScores& acc, std::string_view test_line, std::string_view gold_line);
 void finish(WordAlignScores& acc);
-// Reads Pharaoh files in lockstep (different line counts: UsageError).
+// Reads Pharaoh files in lockstep (different line counts: ConfigError).
 WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test);
 
 // "vecalign" when the first non-empty line of `path` starts with '[', else "pharaoh".

@@ -23,7 +23,7 @@ const char* smooth_name(Smooth s) {
 Smooth parse_smooth(std::string_view name) {
   for (Smooth s : {Smooth::kNone, Smooth::kFloor, Smooth::kAddK, Smooth::kExp})
     if (name == smooth_name(s)) return s;
-  throw corpus::UsageError("unknown smoothing method " + corpus::quote(name), "use one of exp, floor, add-k, none");
+  throw corpus::ConfigError("unknown smoothing method " + corpus::quote(name), "use one of exp, floor, add-k, none");
 }
 
 namespace {
@@ -156,9 +156,9 @@ BleuScore compute_bleu(const BleuConfig& cfg, const int64_t* stats) {
 
 Bleu::Bleu(BleuConfig cfg) : cfg_(cfg) {
   if (cfg_.max_order < 1 || cfg_.max_order > 20)
-    throw corpus::UsageError(fmt::format("BLEU's maximum n-gram order must be 1 to 20, not {}", cfg_.max_order));
+    throw corpus::ConfigError(fmt::format("BLEU's maximum n-gram order must be 1 to 20, not {}", cfg_.max_order));
   if (cfg_.smooth_value && !(cfg_.smooth == Smooth::kFloor || cfg_.smooth == Smooth::kAddK))
-    throw corpus::UsageError("--smooth-value applies to the floor and add-k smoothing methods only",
+    throw corpus::ConfigError("--smooth-value applies to the floor and add-k smoothing methods only",
                              "add --smooth-method floor or --smooth-method add-k");
 }
 

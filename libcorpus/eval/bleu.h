@@ -17,7 +17,7 @@ namespace corpus::eval {
 enum class Smooth { kNone, kFloor, kAddK, kExp };
 
 const char* smooth_name(Smooth s);
-Smooth parse_smooth(std::string_view name);  // throws corpus::UsageError
+Smooth parse_smooth(std::string_view name);  // throws corpus::ConfigError
 
 struct BleuConfig {
   Tokenizer tokenizer = Tokenizer::k13a;  // tok:13a

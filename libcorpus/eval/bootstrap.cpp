@@ -69,7 +69,7 @@ std::pair<double, double> estimate_ci(std::vector<double> scores) {
 
 std::vector<BootstrapResult> paired_bootstrap(const Metric& metric, const std::vector<const std::vector<int64_t>*>& stats,
                                               uint64_t segments, int samples, uint64_t seed) {
-  if (samples < 1) throw corpus::UsageError("the number of bootstrap samples must be 1 or more");
+  if (samples < 1) throw corpus::ConfigError("the number of bootstrap samples must be 1 or more");
   const size_t nsys = stats.size(), K = metric.stats_size();
   // scores[s][b]
   std::vector<std::vector<double>> scores(nsys, std::vector<double>(static_cast<size_t>(samples)));

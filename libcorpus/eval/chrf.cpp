@@ -176,9 +176,9 @@ class ChrfScorer : public SegmentScorer {
 
 Chrf::Chrf(ChrfConfig cfg) : cfg_(cfg) {
   if (cfg_.char_order < 1 || cfg_.char_order > 20 || cfg_.word_order < 0 || cfg_.word_order > 20)
-    throw corpus::UsageError(fmt::format("chrF orders must be 1 to 20 (characters) and 0 to 20 (words), not {} and {}",
+    throw corpus::ConfigError(fmt::format("chrF orders must be 1 to 20 (characters) and 0 to 20 (words), not {} and {}",
                                          cfg_.char_order, cfg_.word_order));
-  if (cfg_.beta < 1) throw corpus::UsageError(fmt::format("chrF's beta must be 1 or more, not {}", cfg_.beta));
+  if (cfg_.beta < 1) throw corpus::ConfigError(fmt::format("chrF's beta must be 1 or more, not {}", cfg_.beta));
 }
 
 std::string Chrf::name() const { return fmt::format("chrF{}{}", cfg_.beta, std::string(static_cast<size_t>(cfg_.word_order), '+')); }

@@ -33,14 +33,14 @@ int column_index(const corpus::TsvColumns& cols, const std::string& spec, const 
   if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
     int k = std::stoi(spec);
     if (k < 1 || static_cast<size_t>(k) > cols.size())
-      throw corpus::UsageError(fmt::format("column {} does not exist: {} has {} columns", k, file, cols.size()));
+      throw corpus::ConfigError(fmt::format("column {} does not exist: {} has {} columns", k, file, cols.size()));
     return k - 1;
   }
   int i = cols.index(spec);
   if (i < 0) {
     std::string names;
     for (const auto& n : cols.names) names += (names.empty() ? "" : ", ") + n;
-    throw corpus::UsageError(fmt::format("no column named {} in {}", corpus::quote(spec), file),
+    throw corpus::ConfigError(fmt::format("no column named {} in {}", corpus::quote(spec), file),
                              cols.header ? "its columns are " + names
                                          : "the file has no header; give column numbers (1, 2, ...)");
   }
@@ -52,8 +52,8 @@ int column_index(const corpus::TsvColumns& cols, const std::string& spec, const 
 CorpusStats score_corpus(const CorpusSpec& spec, const std::vector<const Metric*>& metrics,
                          const CorpusOptions& opt) {
   const size_t nsys = spec.systems.size(), nref = spec.refs.size(), nm = metrics.size();
-  if (nsys == 0) throw corpus::UsageError("no hypothesis input");
-  if (nref == 0) throw corpus::UsageError("no reference given", "add -r REF (one per reference set)");
+  if (nsys == 0) throw corpus::ConfigError("no hypothesis input");
+  if (nref == 0) throw corpus::ConfigError("no reference given", "add -r REF (one per reference set)");
   std::vector<size_t> sizes(nm), offsets(nm);
   size_t per_sys = 0;
   for (size_t m = 0; m < nm; ++m) {
@@ -80,7 +80,7 @@ CorpusStats score_corpus(const CorpusSpec& spec, const std::vector<const Metric*
     int stdin_users = 0;
     for (const auto& p : spec.systems) readers.push_back(open(p)), stdin_users += (p == "-" || p.empty());
     for (const auto& p : spec.refs) readers.push_back(open(p)), stdin_users += (p == "-" || p.empty());
-    if (stdin_users > 1) throw corpus::UsageError("only one input can be stdin ('-')");
+    if (stdin_users > 1) throw corpus::ConfigError("only one input can be stdin ('-')");
   } else {
     readers.push_back(open(spec.tsv));
     std::string_view first;
@@ -142,7 +142,7 @@ CorpusStats score_corpus(const CorpusSpec& spec, const std::vector<const Metric*
       if (got != got0) {
         const Reader& shorter = got ? readers[0] : readers[r];
         const Reader& longer = got ? readers[r] : readers[0];
-        throw corpus::UsageError(fmt::format("{} has {} lines but {} has more", shorter.path,
+        throw corpus::ConfigError(fmt::format("{} has {} lines but {} has more", shorter.path,
                                              shorter.lines->line_number(), longer.path),
                                  "hypotheses and references must have one line per segment");
       }

@@ -16,7 +16,7 @@ namespace corpus::eval {
 
 struct CorpusSpec {
   // Plain-text files, one segment per line, read in lockstep (different line
-  // counts are a corpus::UsageError). Lines lose trailing white space, as in
+  // counts are a corpus::ConfigError). Lines lose trailing white space, as in
   // sacreBLEU's command line.
   std::vector<std::string> systems;  // hypothesis files; the first is the baseline
   std::vector<std::string> refs;     // reference files
@@ -51,7 +51,7 @@ struct CorpusStats {
 };
 
 // Scores the corpus. Throws corpus::Error with file and line for invalid
-// UTF-8, NUL bytes or bad TSV rows, and corpus::UsageError for inputs of
+// UTF-8, NUL bytes or bad TSV rows, and corpus::ConfigError for inputs of
 // different lengths or unknown columns.
 CorpusStats score_corpus(const CorpusSpec& spec, const std::vector<const Metric*>& metrics,
                          const CorpusOptions& opt);

@@ -158,9 +158,9 @@ MiningReport score_mining(std::vector<MiningCandidate> cands,
 }
 
 MiningReport score_mining_files(const MiningFiles& f) {
-  if (f.gold.empty()) throw corpus::UsageError("mining needs a gold file", "add --gold FILE (BUCC format: SRC_ID<TAB>TRG_ID)");
+  if (f.gold.empty()) throw corpus::ConfigError("mining needs a gold file", "add --gold FILE (BUCC format: SRC_ID<TAB>TRG_ID)");
   if (f.src_sents.empty() != f.trg_sents.empty())
-    throw corpus::UsageError("--src-sents and --trg-sents go together");
+    throw corpus::ConfigError("--src-sents and --trg-sents go together");
   const bool have_sents = !f.src_sents.empty();
   SentenceFile src, trg;
   if (have_sents) {
@@ -213,7 +213,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
           score_col = cols.index(f.score_column);
           ncols = cols.size();
           if (src_col < 0 || trg_col < 0)
-            throw corpus::UsageError("the candidates' header has no src_text and trg_text columns").at(in.name(), 1);
+            throw corpus::ConfigError("the candidates' header has no src_text and trg_text columns").at(in.name(), 1);
           continue;
         }
         ncols = fl.size();
@@ -238,7 +238,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
       std::string s(trim(fl[static_cast<size_t>(src_col)])), t(trim(fl[static_cast<size_t>(trg_col)]));
       if (text_mode) {
         if (!have_sents)
-          throw corpus::UsageError("sentence candidates need the sentence files",
+          throw corpus::ConfigError("sentence candidates need the sentence files",
                                    "add --src-sents FILE --trg-sents FILE (ID<TAB>SENTENCE)");
         auto is = src.text_to_id.find(s);
         auto it = trg.text_to_id.find(t);
@@ -280,7 +280,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
     scored = score_col >= 0;
   }
   if (f.threshold && !scored && !cands.empty())
-    throw corpus::UsageError("--threshold needs candidates with scores", "give SRC<TAB>TRG<TAB>SCORE lines");
+    throw corpus::ConfigError("--threshold needs candidates with scores", "give SRC<TAB>TRG<TAB>SCORE lines");
   MiningReport r = score_mining(std::move(cands), gold, scored, f.threshold);
   r.ambiguous = extra.ambiguous;
   r.skipped = extra.skipped;

@@ -19,7 +19,7 @@ const char* tokenizer_name(Tokenizer t) {
 Tokenizer parse_tokenizer(std::string_view name) {
   for (Tokenizer t : {Tokenizer::k13a, Tokenizer::kIntl, Tokenizer::kZh, Tokenizer::kChar, Tokenizer::kNone})
     if (name == tokenizer_name(t)) return t;
-  throw corpus::UsageError("unknown tokenizer " + corpus::quote(name), "use one of 13a, intl, zh, char, none");
+  throw corpus::ConfigError("unknown tokenizer " + corpus::quote(name), "use one of 13a, intl, zh, char, none");
 }
 
 namespace {

@@ -14,7 +14,7 @@ enum class Tokenizer { k13a, kIntl, kZh, kChar, kNone };
 
 // "13a", "intl", "zh", "char", "none" (the signature's tok: value).
 const char* tokenizer_name(Tokenizer t);
-// Parses a name; throws corpus::UsageError for an unknown one.
+// Parses a name; throws corpus::ConfigError for an unknown one.
 Tokenizer parse_tokenizer(std::string_view name);
 
 // Tokenises `line` (valid UTF-8). The tokens are views into `buf`, which the

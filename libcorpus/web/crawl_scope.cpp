@@ -14,11 +14,11 @@ CrawlScope::CrawlScope(const std::string& mode, const std::vector<std::string>& 
   else if (mode == "prefix")
     mode_ = ScopeMode::kPrefix;
   else
-    throw UsageError("--scope must be host, domain or prefix, not " + quote(mode));
+    throw ConfigError("--scope must be host, domain or prefix, not " + quote(mode));
   for (const auto& s : seeds) {
     auto n = resolve_url("", s);
     auto p = n ? split_url(*n) : std::nullopt;
-    if (!p) throw UsageError("not an http or https URL: " + quote(s), "seeds look like http://example.org/");
+    if (!p) throw ConfigError("not an http or https URL: " + quote(s), "seeds look like http://example.org/");
     hosts_.push_back(p->host);
     prefixes_.push_back(*n);
   }
@@ -27,7 +27,7 @@ CrawlScope::CrawlScope(const std::string& mode, const std::vector<std::string>& 
       try {
         out.emplace_back(r, std::regex::ECMAScript | std::regex::optimize);
       } catch (const std::regex_error& e) {
-        throw UsageError(std::string(opt) + " " + quote(r) + " is not a valid regular expression (" + e.what() + ")");
+        throw ConfigError(std::string(opt) + " " + quote(r) + " is not a valid regular expression (" + e.what() + ")");
       }
     }
   };

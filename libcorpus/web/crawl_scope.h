@@ -15,7 +15,7 @@ enum class ScopeMode { kHost, kDomain, kPrefix };
 
 class CrawlScope {
  public:
-  // Throws UsageError for a bad mode name or regex.
+  // Throws ConfigError for a bad mode name or regex.
   CrawlScope(const std::string& mode, const std::vector<std::string>& seeds, const std::vector<std::string>& include,
              const std::vector<std::string>& exclude);
   bool contains(const std::string& url) const;

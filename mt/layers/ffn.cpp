@@ -11,7 +11,7 @@ Activation parse_activation(const std::string& name) {
   if (name == "relu") return Activation::kRelu;
   if (name == "swish") return Activation::kSwish;
   if (name == "gelu") return Activation::kGelu;
-  throw corpus::UsageError("unknown activation " + corpus::quote(name), "use relu, swish or gelu");
+  throw corpus::ConfigError("unknown activation " + corpus::quote(name), "use relu, swish or gelu");
 }
 
 const char* activation_name(Activation a) {

@@ -11,7 +11,7 @@ namespace mt {
 
 enum class Activation { kRelu, kSwish, kGelu };
 
-Activation parse_activation(const std::string& name);  // throws corpus::UsageError
+Activation parse_activation(const std::string& name);  // throws corpus::ConfigError
 const char* activation_name(Activation a);
 
 // h[n] = act(a[n]); da[n] = dh[n] * act'(a[n]). GELU is the exact (erf) form.

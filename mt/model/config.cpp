@@ -71,7 +71,7 @@ Config Config::from_preset(const std::string& name) {
     c.dim = 128, c.heads = 4, c.ffn_dim = 512, c.enc_layers = 2, c.dec_layers = 2;
     return c;
   }
-  throw corpus::UsageError("unknown architecture " + corpus::quote(name), "use base, small or tiny");
+  throw corpus::ConfigError("unknown architecture " + corpus::quote(name), "use base, small or tiny");
 }
 
 void Config::validate() const {

@@ -30,7 +30,7 @@ struct Config {
   static Config from_json(const nlohmann::json& j);  // throws corpus::Error
   // "base" (Marian transformer-base: 512/8/2048, 6+6, relu, post-norm,
   // tied), "small" (256/4/1024, 3+3) and "tiny" (128/4/512, 2+2).
-  static Config from_preset(const std::string& name);  // throws corpus::UsageError
+  static Config from_preset(const std::string& name);  // throws corpus::ConfigError
   // Throws corpus::Error when the numbers do not fit together.
   void validate() const;
 };

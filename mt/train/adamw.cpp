@@ -38,7 +38,7 @@ Decay parse_decay(const std::string& name) {
   if (name == "inv-sqrt") return Decay::kInvSqrt;
   if (name == "linear") return Decay::kLinear;
   if (name == "none") return Decay::kNone;
-  throw corpus::UsageError("unknown learning-rate decay " + corpus::quote(name), "use inv-sqrt, linear or none");
+  throw corpus::ConfigError("unknown learning-rate decay " + corpus::quote(name), "use inv-sqrt, linear or none");
 }
 
 double learning_rate(double lr, int64_t step, int64_t warmup, Decay decay, int64_t total) {

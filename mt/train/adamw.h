@@ -24,7 +24,7 @@ void adamw_step(float* p, const float* g, float* m, float* v, int64_t n, double 
 double grad_norm(const float* g, int64_t n);
 
 enum class Decay { kInvSqrt, kLinear, kNone };
-Decay parse_decay(const std::string& name);  // throws corpus::UsageError
+Decay parse_decay(const std::string& name);  // throws corpus::ConfigError
 
 // lr at `step` (from 1): linear warm-up over `warmup` steps to `lr`, then
 // inverse square root (lr * sqrt(warmup/step)), linear to 0 at `total`, or

@@ -12,7 +12,7 @@ Bitext read_bitext(const std::vector<std::string>& files, bool skip_bad) {
     corpus::BitextReader reader(corpus::open_tsv_lines(corpus::open_input(f)), skip_bad);
     const int si = reader.columns().index("src_text"), ti = reader.columns().index("trg_text");
     if (si < 0 || ti < 0)
-      throw corpus::UsageError("no src_text and trg_text columns", "give bitext TSV (see paracorp(7))").at(f);
+      throw corpus::ConfigError("no src_text and trg_text columns", "give bitext TSV (see paracorp(7))").at(f);
     std::vector<std::string_view> fields;
     while (reader.next(fields)) {
       b.src.emplace_back(fields[si]);

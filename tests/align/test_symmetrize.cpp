@@ -70,5 +70,5 @@ TEST_CASE("symmetrize: grow-diag does not add a point whose words are both align
 TEST_CASE("symmetrize: empty sentences and bad names") {
   CHECK(sym({}, {}, 0, 0, "grow-diag-final-and").empty());
   CHECK(sym({}, {}, 3, 2, "union").empty());
-  CHECK_THROWS_AS(parse_symmetrize("gdfa"), corpus::UsageError);
+  CHECK_THROWS_AS(parse_symmetrize("gdfa"), corpus::ConfigError);
 }

@@ -28,5 +28,5 @@ TEST_CASE("tokenize: whitespace mode and lowercasing") {
 TEST_CASE("tokenize: mode names") {
   CHECK(parse_token_mode("icu") == TokenMode::kIcu);
   CHECK(parse_token_mode("whitespace") == TokenMode::kWhitespace);
-  CHECK_THROWS_AS(parse_token_mode("spaces"), corpus::UsageError);
+  CHECK_THROWS_AS(parse_token_mode("spaces"), corpus::ConfigError);
 }

@@ -123,7 +123,7 @@ TEST_CASE("error format: tool, file, line, message, hint") {
   Error e("bad thing (x)", "do this");
   e.at("f.tsv", 12);
   CHECK(e.format("pc-x") == "pc-x: f.tsv:12: bad thing (x) \u2014 do this");
-  CHECK(UsageError("wrong").exit_code() == 2);
+  CHECK(cli::UsageError("wrong").exit_code() == 2);
   CHECK(Error("w").at("-").format("pc-x") == "pc-x: <stdin>: w");
   CHECK(quote("a\tb") == "'a\\x09b'");
 }
@@ -137,8 +137,8 @@ TEST_CASE("shared option values: lists and sizes") {
   CHECK(cli::parse_size("1G", "--max") == uint64_t{1} << 30);
   CHECK(cli::parse_size("1000", "--max") == 1000u);
   CHECK(cli::parse_size("0", "--max", true) == 0u);
-  CHECK_THROWS_AS(cli::parse_size("0", "--max"), UsageError);
-  CHECK_THROWS_AS(cli::parse_size("12X", "--max"), UsageError);
-  CHECK_THROWS_AS(cli::parse_size("-1M", "--max", true), UsageError);
-  CHECK_THROWS_AS(cli::parse_size("M", "--max"), UsageError);
+  CHECK_THROWS_AS(cli::parse_size("0", "--max"), cli::UsageError);
+  CHECK_THROWS_AS(cli::parse_size("12X", "--max"), cli::UsageError);
+  CHECK_THROWS_AS(cli::parse_size("-1M", "--max", true), cli::UsageError);
+  CHECK_THROWS_AS(cli::parse_size("M", "--max"), cli::UsageError);
 }

@@ -54,7 +54,7 @@ TEST_CASE("a chain is one string") {
   CHECK_FALSE(n.apply(s));
   CHECK(Normalizer::parse("").empty());
   CHECK(Normalizer::parse("none").spec() == "none");
-  CHECK_THROWS_AS(Normalizer::parse("nfc,bogus"), UsageError);
+  CHECK_THROWS_AS(Normalizer::parse("nfc,bogus"), ConfigError);
 }
 
 TEST_CASE("repair_utf8 replaces bad bytes and drops NUL") {

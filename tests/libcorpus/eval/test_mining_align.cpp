@@ -133,7 +133,7 @@ TEST_CASE("align: AER on perfect, empty and partial word alignments") {
   CHECK(near(w.aer, 0.375));
   CHECK(near(w.precision, 0.6));
   CHECK(near(w.recall, 2.0 / 3));
-  CHECK_THROWS_AS(score_word_alignment_files(kData + "wa.gold", kData + "wa.short"), corpus::UsageError);
+  CHECK_THROWS_AS(score_word_alignment_files(kData + "wa.gold", kData + "wa.short"), corpus::ConfigError);
 }
 
 TEST_CASE("bootstrap: deterministic p-values and sacreBLEU's interval") {

@@ -72,7 +72,7 @@ TEST_CASE("scope: host, domain, prefix, include and exclude") {
   CHECK(pre.contains("http://h/docs/en/a"));
   CHECK_FALSE(pre.contains("http://h/docs/fr/a"));
   CHECK_FALSE(pre.contains("http://h/other/en/a"));
-  CHECK_THROWS_AS(CrawlScope("planet", {"http://h/"}, {}, {}), UsageError);
+  CHECK_THROWS_AS(CrawlScope("planet", {"http://h/"}, {}, {}), ConfigError);
 }
 
 TEST_CASE("sitemaps: urlset and index") {
