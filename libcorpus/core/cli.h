@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "libcorpus/core/counts.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/progress.h"
 
@@ -126,7 +127,7 @@ class Context {
   // Counters for the end-of-run summary and --meta, in first-use order.
   void count(const std::string& key, uint64_t n = 1);
   void set_count(const std::string& key, uint64_t n);
-  const std::vector<std::pair<std::string, uint64_t>>& counts() const { return counts_; }
+  const std::vector<std::pair<std::string, uint64_t>>& counts() const { return counts_.entries(); }
 
   // Records an input file for --meta (path and size).
   void note_input(const std::string& path);
@@ -155,7 +156,7 @@ class Context {
   std::vector<std::string> argv_;
   int threads_;
   std::unique_ptr<Progress> progress_;
-  std::vector<std::pair<std::string, uint64_t>> counts_;
+  OrderedCounts counts_;
   std::vector<std::pair<std::string, int64_t>> inputs_;
   std::string started_;
 };

@@ -150,23 +150,9 @@ Context::Context(const App& app, const Common& common, std::vector<std::string> 
 
 Context::~Context() = default;
 
-void Context::count(const std::string& key, uint64_t n) {
-  for (auto& [k, v] : counts_)
-    if (k == key) {
-      v += n;
-      return;
-    }
-  counts_.emplace_back(key, n);
-}
+void Context::count(const std::string& key, uint64_t n) { counts_.add(key, n); }
 
-void Context::set_count(const std::string& key, uint64_t n) {
-  for (auto& [k, v] : counts_)
-    if (k == key) {
-      v = n;
-      return;
-    }
-  counts_.emplace_back(key, n);
-}
+void Context::set_count(const std::string& key, uint64_t n) { counts_.set(key, n); }
 
 void Context::note_input(const std::string& path) {
   struct stat st;
@@ -234,7 +220,7 @@ std::string Context::provenance_command() const {
 std::string Context::summary_line(double wall) const {
   std::string s = tool() + ":";
   bool first = true;
-  for (const auto& [k, v] : counts_) {
+  for (const auto& [k, v] : counts_.entries()) {
     s += fmt::format("{} {} {}", first ? "" : ",", v, k);
     first = false;
   }
@@ -264,7 +250,7 @@ std::string Context::meta_json(double wall, int exit_code) const {
   j["inputs"] = inputs;
   j["output"] = common_.output;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : counts_) counts[k] = v;
+  for (const auto& [k, v] : counts_.entries()) counts[k] = v;
   j["counts"] = counts;
   j["started"] = started_;
   j["wall_seconds"] = wall;
