@@ -21,6 +21,7 @@
 #include "libcorpus/ingest/langid.h"
 #include "libcorpus/core/line_pipeline.h"
 #include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/url_host.h"
 
 namespace corpus {
 
@@ -33,18 +34,7 @@ void IngestStats::count(const std::string& outcome, uint64_t n) {
   outcomes.emplace_back(outcome, n);
 }
 
-std::string url_host(std::string_view url) {
-  size_t s = url.find("://");
-  if (s == std::string_view::npos) return "";
-  url.remove_prefix(s + 3);
-  size_t e = url.find_first_of("/?#");
-  std::string_view auth = url.substr(0, e);
-  size_t at = auth.rfind('@');
-  if (at != std::string_view::npos) auth.remove_prefix(at + 1);
-  std::string h(auth);
-  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return h;
-}
+std::string url_host(std::string_view url) { return url_host_port(url); }
 
 namespace {
 

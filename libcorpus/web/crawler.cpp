@@ -35,15 +35,6 @@ Crawler::Crawler(CrawlOptions o, WarcWriter& warc, LinkExtractor links, CrawlCal
 
 Crawler::~Crawler() = default;
 
-void Crawler::count(const std::string& k, uint64_t n) {
-  for (auto& [key, v] : counts_)
-    if (key == k) {
-      v += n;
-      return;
-    }
-  counts_.emplace_back(k, n);
-}
-
 std::string Crawler::origin_of(const std::string& url) {
   auto p = split_url(url);
   return p ? p->origin() : std::string();
@@ -388,7 +379,7 @@ nlohmann::json Crawler::state() const {
   s["seen"] = seen_;
   s["sitemaps_seen"] = sitemaps_seen_;
   nlohmann::json c = nlohmann::json::array();
-  for (const auto& [k, v] : counts_) c.push_back({k, v});
+  for (const auto& [k, v] : counts_.entries()) c.push_back({k, v});
   s["counts"] = c;
   return s;
 }
@@ -413,7 +404,7 @@ void Crawler::load_state(const nlohmann::json& s) {
         sitemaps_seen_.erase(url);
         add_sitemap(url, i[1].get<int>(), false);
       }
-    for (const auto& c : s.at("counts")) counts_.emplace_back(c[0].get<std::string>(), c[1].get<uint64_t>());
+    for (const auto& c : s.at("counts")) counts_.add(c[0].get<std::string>(), c[1].get<uint64_t>());
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("bad crawl state: ") + e.what(), "delete the state file to start afresh");
   }

@@ -37,6 +37,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libcorpus/core/counts.h"
 #include "libcorpus/web/crawl_fetch.h"
 #include "libcorpus/web/crawl_robots.h"
 #include "libcorpus/web/crawl_scope.h"
@@ -99,7 +100,7 @@ class Crawler {
   void run();
 
   // Counters by name ("pages", "robots disallowed", ...), in first-use order.
-  const std::vector<std::pair<std::string, uint64_t>>& counts() const { return counts_; }
+  const OrderedCounts& counts() const { return counts_; }
 
  private:
   struct Item {
@@ -127,7 +128,7 @@ class Crawler {
     std::deque<Job> urgent;                         // before frontier pages: robots, sitemaps, retries, redirects
   };
 
-  void count(const std::string& k, uint64_t n = 1);
+  void count(std::string_view k, uint64_t n = 1) { counts_.add(k, n); }
   static std::string origin_of(const std::string& url);
   Host& host_for(const std::string& url);
   void ensure_robots(const std::string& url, Host& h);
@@ -158,7 +159,7 @@ class Crawler {
   uint64_t next_id_ = 0;
   uint64_t pages_ = 0, bytes_ = 0, pages_in_flight_ = 0;
   bool started_ = false;
-  std::vector<std::pair<std::string, uint64_t>> counts_;
+  OrderedCounts counts_;
 };
 
 }  // namespace corpus

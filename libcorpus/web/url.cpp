@@ -2,7 +2,11 @@
 
 #include <curl/curl.h>
 
+#include <cctype>
 #include <memory>
+#include <string>
+
+#include "libcorpus/core/url_host.h"
 
 namespace corpus {
 
@@ -18,6 +22,29 @@ std::string get(CURLU* u, CURLUPart part, unsigned flags = 0) {
   if (curl_url_get(u, part, &s, flags) != CURLUE_OK || !s) return "";
   std::string r(s);
   curl_free(s);
+  return r;
+}
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+// libcurl keeps a host decoded and writes it percent-encoded in the URLs it
+// gives ("http://a%25b/" has the host "a%b"): decode as libcurl's host part does.
+std::string percent_decoded(std::string_view s) {
+  std::string r;
+  r.reserve(s.size());
+  auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) && hex(s[i + 2])) {
+      r += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      r += s[i];
+    }
+  }
   return r;
 }
 
@@ -58,20 +85,23 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
   return out;
 }
 
+// Not through libcurl: the URLs split here are libcurl's own normalised
+// output (resolve_url), so splitting at the delimiters gives the parts libcurl
+// would, without parsing each URL twice.
 std::optional<UrlParts> split_url(std::string_view url) {
-  UrlHandle u(curl_url());
-  if (curl_url_set(u.get(), CURLUPART_URL, std::string(url).c_str(), 0) != CURLUE_OK) return std::nullopt;
+  auto a = split_url_authority(url);
+  if (!a || a->host.empty()) return std::nullopt;
   UrlParts p;
-  p.scheme = get(u.get(), CURLUPART_SCHEME);
+  p.scheme = lower(a->scheme);
   if (p.scheme != "http" && p.scheme != "https") return std::nullopt;
-  p.host = get(u.get(), CURLUPART_HOST);
-  for (char& c : p.host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  p.port = get(u.get(), CURLUPART_PORT);
+  p.host = lower(percent_decoded(a->host));
+  p.port = a->port;
   if ((p.scheme == "http" && p.port == "80") || (p.scheme == "https" && p.port == "443")) p.port.clear();
-  p.path = get(u.get(), CURLUPART_PATH);
+  std::string_view rest = a->rest.substr(0, a->rest.find('#'));
+  const size_t q = rest.find('?');
+  p.path = rest.substr(0, q);
   if (p.path.empty()) p.path.assign(1, '/');
-  std::string q = get(u.get(), CURLUPART_QUERY);
-  if (!q.empty()) p.path.append("?").append(q);
+  if (q != std::string_view::npos && q + 1 < rest.size()) p.path.append(rest.substr(q));
   return p;
 }
 

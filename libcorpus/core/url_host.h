@@ -1,0 +1,29 @@
+// The scheme, host and port of an absolute URL, found by splitting at the
+// delimiters of RFC 3986 and nothing more: no validation, no percent
+// decoding, no normalisation. The crawler gives it URLs that libcurl has
+// already parsed and normalised; pc-ingest gives it WARC-Target-URIs as
+// written, and only needs the host to group pages by site.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace corpus {
+
+struct UrlAuthority {
+  std::string_view scheme;     // before "://", as written
+  std::string_view host_port;  // the authority without "user@": "a.b:8080", "[::1]:80"
+  std::string_view host;       // host_port without ":port" (an IPv6 literal keeps its brackets)
+  std::string_view port;       // after that ':' ("" when none)
+  std::string_view rest;       // path, query and fragment: "/x?y#z" ("" when none)
+};
+
+// Views into `url`; nullopt when it has no "://".
+std::optional<UrlAuthority> split_url_authority(std::string_view url);
+
+// The host and port of a URL in lower case ("http://u@A.b:8080/x" ->
+// "a.b:8080"), or "" when it has no "://".
+std::string url_host_port(std::string_view url);
+
+}  // namespace corpus

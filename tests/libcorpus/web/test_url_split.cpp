@@ -1,0 +1,46 @@
+// split_url on the crawler's URLs (resolve_url's output) gives the parts
+// libcurl's URL API gave before it went through the core host parser.
+#include <doctest/doctest.h>
+
+#include "libcorpus/web/url.h"
+
+using namespace corpus;
+
+namespace {
+
+std::string parts(std::string_view base, std::string_view ref) {
+  auto u = resolve_url(base, ref);
+  if (!u) return "no URL";
+  auto p = split_url(*u);
+  if (!p) return "no parts";
+  return p->scheme + " " + p->host + " " + p->port + " " + p->path;
+}
+
+}  // namespace
+
+TEST_CASE("urls: split_url gives libcurl's parts of a normalised URL") {
+  struct Case {
+    std::string base, ref, want;
+  };
+  const Case cases[] = {
+      {"http://H.example:80/a/b.html", "../c.html#frag", "http h.example  /c.html"},
+      {"https://h:443/", "x?a=b", "https h  /x?a=b"},
+      {"http://h:8080/", "/p?", "http h 8080 /p"},  // an empty query is no query
+      {"http://h/", "?", "http h  /"},
+      {"http://h/a", "b#f", "http h  /b"},
+      {"http://u:pw@h.org:8080/p", "q", "http h.org 8080 /q"},
+      {"https://[::1]:8443/x/", "y", "https [::1] 8443 /x/y"},
+      {"", "http://[2001:db8::1]:80/a?b", "http [2001:db8::1]  /a?b"},
+      {"", "HTTP://WWW.Example.ORG/A?B", "http www.example.org  /A?B"},
+      {"", "http://a%25b/", "http a%b  /"},  // libcurl's host is decoded
+      {"http://h/", "/a%20b?c=%41", "http h  /a%20b?c=%41"},
+      {"http://h/", "/a?b?c", "http h  /a?b?c"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.ref);
+    CHECK(parts(c.base, c.ref) == c.want);
+  }
+  CHECK_FALSE(split_url("ftp://h/x"));
+  CHECK_FALSE(split_url("http:///x"));
+  CHECK_FALSE(split_url("not a url"));
+}
