@@ -12,11 +12,10 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/eval/align_score.h"
-#include "libcorpus/eval/bleu.h"
-#include "libcorpus/eval/bootstrap.h"
-#include "libcorpus/eval/chrf.h"
 #include "libcorpus/eval/corpus_eval.h"
+#include "libcorpus/eval/metric_settings.h"
 #include "libcorpus/eval/mining.h"
+#include "libcorpus/eval/score_tables.h"
 
 using namespace corpus;
 namespace mm = corpus::eval;
@@ -28,20 +27,6 @@ const char* kUsage =
     "         pc-eval bleu|chrf|chrf++ --paired-bs -r REF BASELINE SYSTEM...\n"
     "         pc-eval mining --gold GOLD [--src-sents F --trg-sents F] [CANDIDATES]\n"
     "         pc-eval align --gold GOLD [--gold GOLD...] TEST...";
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  while (b <= s.size()) {
-    size_t e = s.find(',', b);
-    if (e == std::string::npos) e = s.size();
-    out.push_back(s.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
-
-std::string num(double x) { return fmt::format("{:.4f}", x); }
 
 }  // namespace
 
@@ -110,13 +95,7 @@ int main(int argc, char** argv) {
       }
       if (mf.candidates == "-") ctx.check_stdin_not_terminal(kUsage);
       mm::MiningReport r = mm::score_mining_files(mf);
-      out.write("setting\tthreshold\textracted\tcorrect\tgold\tprecision\trecall\tf1\n");
-      auto row = [&](const char* name, const mm::MiningCounts& m, bool has_t) {
-        out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", name, has_t ? fmt::format("{}", m.threshold) : "-",
-                              m.extracted, m.correct, m.gold, num(m.precision), num(m.recall), num(m.f1)));
-      };
-      row(r.thresholded ? "threshold" : "all", r.selected, r.thresholded);
-      if (r.best) row("best", *r.best, true);
+      out.write(mm::format_mining_table(r));
       out.commit();
       ctx.set_count("candidate pairs", r.candidates);
       if (r.ambiguous) ctx.set_count("dropped (repeated sentence)", r.ambiguous);
@@ -130,16 +109,12 @@ int main(int argc, char** argv) {
       if (fmt_name == "auto") fmt_name = mm::detect_alignment_format(gold[0]);
       if (fmt_name == "vecalign") {
         mm::SentAlignScores s = mm::score_sentence_alignment_files(gold, files);
-        out.write("measure\tprecision\trecall\tf1\n");
-        out.write(fmt::format("strict\t{}\t{}\t{}\n", num(s.precision_strict), num(s.recall_strict), num(s.f1_strict)));
-        out.write(fmt::format("lax\t{}\t{}\t{}\n", num(s.precision_lax), num(s.recall_lax), num(s.f1_lax)));
+        out.write(mm::format_sentence_alignment_table(s));
         ctx.set_count("test alignments", s.pcounts.tp_strict + s.pcounts.fp_strict);
       } else if (fmt_name == "pharaoh") {
         if (gold.size() != 1 || files.size() != 1) throw cli::UsageError("word alignment takes one --gold and one TEST file");
         mm::WordAlignScores w = mm::score_word_alignment_files(gold[0], files[0]);
-        out.write("links\tsure\tpossible\tprecision\trecall\taer\n");
-        out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", w.links, w.sure, w.possible, num(w.precision), num(w.recall),
-                              num(w.aer)));
+        out.write(mm::format_word_alignment_table(w));
         ctx.set_count("links", w.links);
       } else {
         throw cli::UsageError("--align-format must be vecalign, pharaoh or auto, not " + quote(align_format));
@@ -149,35 +124,12 @@ int main(int argc, char** argv) {
     }
 
     // bleu / chrf / chrf++, possibly several separated by commas.
-    std::vector<std::unique_ptr<mm::Metric>> owned;
-    for (const std::string& name : split_commas(cmd)) {
-      if (name == "bleu") {
-        mm::BleuConfig b;
-        b.tokenizer = mm::parse_tokenizer(tokenize);
-        b.lowercase = lowercase;
-        b.smooth = mm::parse_smooth(smooth);
-        if (!smooth_value.empty()) {
-          char* end = nullptr;
-          b.smooth_value = std::strtod(smooth_value.c_str(), &end);
-          if (end != smooth_value.c_str() + smooth_value.size())
-            throw cli::UsageError("--smooth-value must be a number, not " + quote(smooth_value));
-        }
-        b.max_order = max_order;
-        b.effective_order = eff || sentence;  // sacreBLEU's --sentence-level does the same
-        owned.push_back(std::make_unique<mm::Bleu>(b));
-      } else if (name == "chrf" || name == "chrf++") {
-        mm::ChrfConfig f;
-        f.char_order = char_order;
-        f.word_order = word_order >= 0 ? word_order : name == "chrf++" ? 2 : 0;
-        f.beta = beta;
-        f.lowercase = lowercase;
-        f.whitespace = whitespace;
-        f.eps_smoothing = eps;
-        owned.push_back(std::make_unique<mm::Chrf>(f));
-      } else {
-        throw cli::UsageError("unknown subcommand " + quote(name), "use bleu, chrf, chrf++ (or several: bleu,chrf), mining or align");
-      }
-    }
+    // --sentence implies effective order, as sacreBLEU's --sentence-level does.
+    const mm::MetricSettings ms{.tokenize = tokenize, .smooth = smooth, .smooth_value = smooth_value,
+                                .max_order = max_order, .effective_order = eff || sentence,
+                                .char_order = char_order, .word_order = word_order, .beta = beta,
+                                .whitespace = whitespace, .eps_smoothing = eps, .lowercase = lowercase};
+    std::vector<std::unique_ptr<mm::Metric>> owned = mm::make_metrics(cmd, ms);
     std::vector<const mm::Metric*> metrics;
     for (const auto& m : owned) metrics.push_back(m.get());
 
@@ -220,25 +172,10 @@ int main(int argc, char** argv) {
     if (st.segments == 0)
       throw Error("empty input: no segments to score", "check that the hypothesis file is not empty")
           .at(spec.tsv.empty() ? spec.systems[0] : spec.tsv);
-    if (!sentence && !paired_bs) {
-      for (size_t m = 0; m < metrics.size(); ++m) {
-        const int64_t* s = st.totals[0][m].data();
-        out.write(sf.json ? mm::format_score_json(*metrics[m], s, sf.signatures[m], width)
-                          : mm::format_score_text(*metrics[m], s, sf.signatures[m], width, score_only));
-        out.put('\n');
-      }
-    } else if (paired_bs) {
-      out.write("system\tmetric\tscore\tmean\tci95\tp_value\tsignature\n");
-      for (size_t m = 0; m < metrics.size(); ++m) {
-        std::vector<const std::vector<int64_t>*> per_sys;
-        for (size_t s = 0; s < spec.systems.size(); ++s) per_sys.push_back(&st.segment_stats[s][m]);
-        auto res = mm::paired_bootstrap(*metrics[m], per_sys, st.segments, bs_n, c.seed);
-        for (size_t s = 0; s < res.size(); ++s)
-          out.write(fmt::format("{}\t{}\t{:.{}f}\t{:.{}f}\t{:.{}f}\t{}\t{}\n", spec.systems[s], metrics[m]->name(),
-                                res[s].score, width, res[s].mean, width, res[s].ci, width,
-                                s == 0 ? std::string("-") : fmt::format("{:.4f}", res[s].p_value), sf.signatures[m]));
-      }
-    }
+    if (!sentence && !paired_bs) out.write(mm::format_corpus_scores(metrics, st, sf));
+    if (paired_bs)
+      out.write(mm::format_bootstrap_table(spec.systems, metrics, mm::paired_bootstrap(metrics, st, bs_n, c.seed),
+                                           sf.signatures, width));
     out.commit();
     ctx.set_count("segments", st.segments);
   });

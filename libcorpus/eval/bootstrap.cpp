@@ -106,4 +106,15 @@ std::vector<BootstrapResult> paired_bootstrap(const Metric& metric, const std::v
   return out;
 }
 
+std::vector<std::vector<BootstrapResult>> paired_bootstrap(const std::vector<const Metric*>& metrics,
+                                                           const CorpusStats& st, int samples, uint64_t seed) {
+  std::vector<std::vector<BootstrapResult>> out;
+  for (size_t m = 0; m < metrics.size(); ++m) {
+    std::vector<const std::vector<int64_t>*> per_system;
+    for (const auto& system : st.segment_stats) per_system.push_back(&system[m]);
+    out.push_back(paired_bootstrap(*metrics[m], per_system, st.segments, samples, seed));
+  }
+  return out;
+}
+
 }  // namespace corpus::eval

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "libcorpus/eval/corpus_eval.h"
 #include "libcorpus/eval/metric.h"
 
 namespace corpus::eval {
@@ -27,6 +28,11 @@ struct BootstrapResult {
 // result per system.
 std::vector<BootstrapResult> paired_bootstrap(const Metric& metric, const std::vector<const std::vector<int64_t>*>& stats,
                                               uint64_t segments, int samples, uint64_t seed);
+
+// paired_bootstrap for each metric of a score_corpus run that kept the
+// segment statistics: result[m][s] for metric m, system s.
+std::vector<std::vector<BootstrapResult>> paired_bootstrap(const std::vector<const Metric*>& metrics,
+                                                           const CorpusStats& st, int samples, uint64_t seed);
 
 // Mean and half-width of the 95% interval, as sacreBLEU's estimate_ci:
 // sorted scores, bounds at index n/40 and n - n/40 - 1.
