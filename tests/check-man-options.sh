@@ -20,5 +20,13 @@ for o in $listed; do
   grep -qx -- "$o" <<<"$table" || { echo "FAIL: $page documents --$o, which $name does not have"; fail=1; }
 done
 [ -n "$listed" ] || { echo "FAIL: $page has no OPTIONS section with .TP entries"; fail=1; }
+# A tool with subcommands: each command has its own options (the table's 7th
+# column); the page names every command in a .SS heading or a .TP tag line.
+for cmd in $("$tool" --help-table | tail -n +2 | cut -f7 | sort -u); do
+  grep -qE -- "^(\.SS|\.B|\.TP|\.IP)?.*\b$cmd\b" <<<"$norm" || { echo "FAIL: $page does not describe the command $cmd"; fail=1; }
+  for o in $("$tool" --help-table | awk -F'\t' -v c="$cmd" '$7 == c {print $2}' | sed 's/^--//'); do
+    grep -qE -- "--$o([^a-z0-9-]|\$)" <<<"$norm" || { echo "FAIL: --$o of '$name $cmd' is not in $page"; fail=1; }
+  done
+done
 [ $fail -eq 0 ] && echo "ok: $(wc -w <<<"$table") options of $name documented"
 exit $fail

@@ -1,14 +1,176 @@
-// The option table: declaration, help text, --help-table and --version.
+// The option table: declaration, typed values, help text, --help-table and --version.
 #include "libcorpus/core/cli.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
+#include "libcorpus/core/cli_values.h"
 #include "libcorpus/core/sysinfo.h"
 #include "libcorpus/core/threads.h"
 
 namespace corpus::cli {
+
+std::string one_of(const std::vector<std::string>& c) {
+  std::string s;
+  for (size_t i = 0; i < c.size(); ++i) s += (i == 0 ? "" : i + 1 == c.size() ? " or " : ", ") + c[i];
+  return s;
+}
+
+std::string Option::range_text() const {
+  if (!has_range) return "";
+  auto num = [](double x) { return fmt::format("{}", x); };
+  if (std::isinf(hi)) return num(lo) + "..";
+  return num(lo) + ".." + num(hi);
+}
+
+OptionRef& OptionRef::range(double lo, double hi) {
+  o_.has_range = true;
+  o_.lo = lo;
+  o_.hi = hi;
+  return *this;
+}
+
+OptionRef& OptionRef::at_least(double lo) { return range(lo, std::numeric_limits<double>::infinity()); }
+
+OptionRef& OptionRef::runtime_only() {
+  o_.runtime_only = true;
+  return *this;
+}
+
+namespace {
+
+template <class T>
+struct Unopt {
+  using type = T;
+  static constexpr bool optional = false;
+};
+template <class T>
+struct Unopt<std::optional<T>> {
+  using type = T;
+  static constexpr bool optional = true;
+};
+
+void check_range(const Option& o, double x, const std::string& text) {
+  if (o.has_range && (x < o.lo || x > o.hi)) {
+    std::string want = std::isinf(o.hi) ? fmt::format("at least {}", o.lo) : fmt::format("from {} to {}", o.lo, o.hi);
+    throw UsageError(fmt::format("--{} must be {}, not {}", o.long_name, want, quote(text)));
+  }
+}
+
+template <class V>
+V parse_number(const Option& o, const std::string& s) {
+  const char* b = s.c_str();
+  char* end = nullptr;
+  errno = 0;
+  if constexpr (std::is_floating_point_v<V>) {
+    double x = std::strtod(b, &end);
+    if (s.empty() || *end || errno == ERANGE || !std::isfinite(x))
+      throw UsageError(fmt::format("--{} must be a number, not {}", o.long_name, quote(s)));
+    check_range(o, x, s);
+    return static_cast<V>(x);
+  } else {
+    bool neg = s.find('-') != std::string::npos;
+    if (std::is_unsigned_v<V> && neg)
+      throw UsageError(fmt::format("--{} must be a whole number of 0 or more, not {}", o.long_name, quote(s)));
+    long long sx = 0;
+    unsigned long long ux = 0;
+    if (neg) sx = std::strtoll(b, &end, 10);
+    else ux = std::strtoull(b, &end, 10);
+    bool fits = neg ? (sx >= static_cast<long long>(std::numeric_limits<V>::min()))
+                    : (ux <= static_cast<unsigned long long>(std::numeric_limits<V>::max()));
+    if (s.empty() || *end || errno == ERANGE || !fits || s.find_first_not_of(" \t") != 0)
+      throw UsageError(fmt::format("--{} must be a whole number, not {}", o.long_name, quote(s)));
+    V v = neg ? static_cast<V>(sx) : static_cast<V>(ux);
+    check_range(o, static_cast<double>(v), s);
+    return v;
+  }
+}
+
+// The text --help shows for a value (nothing for "no value").
+template <class T>
+std::string shown(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v;
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    std::string s;
+    for (auto& x : v) s += (s.empty() ? "" : ",") + x;
+    return s;
+  } else if constexpr (Unopt<T>::optional) {
+    return v ? shown(*v) : std::string();
+  } else {
+    return fmt::format("{}", v);
+  }
+}
+
+}  // namespace
+
+template <class T>
+OptionRef App::option(const std::string& names, std::string arg, T* target, std::string help,
+                      std::string shown_default) {
+  Option o;
+  o.arg = std::move(arg);
+  o.help = std::move(help);
+  o.default_text = shown_default.empty() ? shown(*target) : std::move(shown_default);
+  using V = typename Unopt<T>::type;
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    o.kind = Kind::kList;
+    // The first value given replaces the default list; later ones add to it.
+    auto fresh = std::make_shared<bool>(true);
+    o.set = [target, fresh](const Option&, const std::string& v) {
+      if (*fresh) target->clear(), *fresh = false;
+      for (auto& item : split_list(v)) target->push_back(item);
+    };
+  } else if constexpr (std::is_same_v<V, std::string>) {
+    o.kind = Kind::kString;
+    o.set = [target](const Option&, const std::string& v) { *target = v; };
+  } else {
+    o.kind = std::is_floating_point_v<V> ? Kind::kFloat : Kind::kInt;
+    o.set = [target](const Option& opt, const std::string& v) { *target = parse_number<V>(opt, v); };
+  }
+  return add(std::move(o), names);
+}
+
+#define PC_CLI_DEFINE(T) \
+  template OptionRef App::option<T>(const std::string&, std::string, T*, std::string, std::string);
+PC_CLI_TYPES(PC_CLI_DEFINE)
+#undef PC_CLI_DEFINE
+
+OptionRef App::choice(const std::string& names, std::string arg, std::string* target, std::vector<std::string> choices,
+                      std::string help) {
+  Option o;
+  o.arg = std::move(arg);
+  o.help = std::move(help) + ": " + one_of(choices);
+  o.default_text = *target;
+  o.kind = Kind::kChoice;
+  o.choices = std::move(choices);
+  o.set = [target](const Option& opt, const std::string& v) {
+    if (std::find(opt.choices.begin(), opt.choices.end(), v) == opt.choices.end())
+      throw UsageError(fmt::format("--{} must be {}, not {}", opt.long_name, one_of(opt.choices), quote(v)));
+    *target = v;
+  };
+  return add(std::move(o), names);
+}
+
+OptionRef App::size(const std::string& names, std::string arg, uint64_t* target, std::string help,
+                    std::string shown_default) {
+  Option o;
+  o.arg = std::move(arg);
+  o.help = std::move(help);
+  o.default_text = shown_default.empty() ? human_size(*target) : std::move(shown_default);
+  o.kind = Kind::kSize;
+  o.set = [target](const Option& opt, const std::string& v) {
+    *target = parse_size(v, ("--" + opt.long_name).c_str(), true);
+    check_range(opt, static_cast<double>(*target), v);
+  };
+  return add(std::move(o), names);
+}
 
 App::App(std::string tool, std::string about, std::string usage)
     : tool_(std::move(tool)), about_(std::move(about)), usage_(std::move(usage)) {}
@@ -17,7 +179,7 @@ App::~App() = default;
 
 void App::group(std::string title) { current_group_ = std::move(title); }
 
-void App::add(Option o, const std::string& names) {
+OptionRef App::add(Option o, const std::string& names) {
   auto comma = names.find(',');
   if (comma == 1) {
     o.short_name = names[0];
@@ -31,47 +193,33 @@ void App::add(Option o, const std::string& names) {
       throw std::logic_error(tool_ + ": option declared twice: " + names);
   }
   table_.push_back(std::move(o));
+  return OptionRef(table_.back());
 }
 
 void App::flag(const std::string& names, bool* target, std::string help) {
   Option o;
   o.help = std::move(help);
   o.kind = Kind::kFlag;
-  o.target = target;
+  o.flag = target;
   add(std::move(o), names);
 }
 
-namespace {
-template <class T>
-std::string default_of(const T& v) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    return v;
-  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-    std::string s;
-    for (auto& x : v) s += (s.empty() ? "" : ",") + x;
-    return s;
-  } else {
-    return v == T{} ? std::string() : fmt::format("{}", v);
-  }
+App& App::subcommand(std::string name, std::string about, std::string usage) {
+  auto sub = std::make_unique<App>(tool_, std::move(about), tool_ + " " + std::move(usage));
+  sub->command_ = std::move(name);
+  sub->parent_ = this;
+  for (const auto& [k, v] : version_lines_) sub->version_line(k, v);
+  subs_.push_back(std::move(sub));
+  return *subs_.back();
 }
-}  // namespace
 
-#define PC_OPTION_OVERLOAD(T, KIND)                                                                          \
-  void App::option(const std::string& names, std::string arg, T* target, std::string help, std::string dflt) { \
-    Option o;                                                                                                \
-    o.arg = std::move(arg);                                                                                  \
-    o.help = std::move(help);                                                                                \
-    o.default_text = dflt.empty() ? default_of(*target) : std::move(dflt);                                   \
-    o.kind = KIND;                                                                                           \
-    o.target = target;                                                                                       \
-    add(std::move(o), names);                                                                                \
-  }
-PC_OPTION_OVERLOAD(std::string, Kind::kString)
-PC_OPTION_OVERLOAD(int, Kind::kInt)
-PC_OPTION_OVERLOAD(uint64_t, Kind::kUInt64)
-PC_OPTION_OVERLOAD(double, Kind::kDouble)
-PC_OPTION_OVERLOAD(std::vector<std::string>, Kind::kStrings)
-#undef PC_OPTION_OVERLOAD
+const App* App::owner_of(const std::string& long_name) const {
+  const App* root = parent_ ? parent_ : this;
+  for (const auto& sub : root->subs_)
+    for (const auto& o : sub->table_)
+      if (o.long_name == long_name) return sub.get();
+  return nullptr;
+}
 
 void App::common(Common& c, unsigned set) {
   common_ = &c;
@@ -86,12 +234,12 @@ void App::common(Common& c, unsigned set) {
   if (set & Common::kOutput)
     option("o,output", "FILE", &c.output, "write to FILE, compressed by its suffix (.gz .zst .xz .bz2)", "stdout");
   if (set & Common::kSkipBad) flag("skip-bad", &c.skip_bad, "skip malformed records, count and report them");
-  if (set & Common::kThreads) {
+  if (set & Common::kThreads)
     option("j,threads", "N", &c.threads, "worker threads (oneTBB and OpenMP)",
-           fmt::format("CPUs available: {}", threads::available_cpus()));
-    table_.back().runtime_only = true;
-  }
-  if (set & Common::kSeed) option("seed", "N", &c.seed, "seed for every random choice", "1");
+           fmt::format("CPUs available: {}", threads::available_cpus()))
+        .at_least(0)
+        .runtime_only();
+  if (set & Common::kSeed) option("seed", "N", &c.seed, "seed for every random choice");
   flag("q,quiet", &c.quiet, "no summary or information messages on stderr");
   table_.back().runtime_only = true;
   flag("v,verbose", &c.verbose, "more messages on stderr");
@@ -100,8 +248,7 @@ void App::common(Common& c, unsigned set) {
   table_.back().runtime_only = true;
   flag("no-progress", &c.no_progress, "never show a progress bar");
   table_.back().runtime_only = true;
-  option("meta", "FILE", &c.meta, "write provenance JSON (argv, version, counts, timings) to FILE");
-  table_.back().runtime_only = true;
+  option("meta", "FILE", &c.meta, "write provenance JSON (argv, version, counts, timings) to FILE").runtime_only();
   flag("h,help", &want_help_, "print this help and exit");
   flag("version", &want_version_, "print version, commit, compiler and SIMD level and exit");
   flag("help-table", &want_table_, "print the option table as TSV and exit (for scripts and man-page checks)");
@@ -110,6 +257,14 @@ void App::common(Common& c, unsigned set) {
 
 std::string App::help_text() const {
   std::string s = fmt::format("About:   {}\nUsage:   {}\n", about_, usage_);
+  if (!subs_.empty()) {
+    s += "\nCommands:\n";
+    size_t w = 0;
+    for (const auto& sub : subs_) w = std::max(w, sub->command_.size());
+    for (const auto& sub : subs_)
+      s += fmt::format("    {:<{}}  {}\n", sub->command_, w, sub->about_);
+    s += fmt::format("\nEach command has its own options: {} COMMAND --help.\n", tool_);
+  }
   auto left = [](const Option& o) {
     std::string l = o.short_name ? fmt::format("-{}, ", o.short_name) : std::string("    ");
     l += "--" + o.long_name;
@@ -131,6 +286,7 @@ std::string App::help_text() const {
       if (l.size() > width) line += "\n    " + std::string(width, ' ');
       else line += std::string(width - l.size(), ' ');
       line += "  " + o.help;
+      if (o.has_range) line += " (" + o.range_text() + ")";
       if (!o.default_text.empty()) line += " [" + o.default_text + "]";
       s += line + "\n";
     }
@@ -142,10 +298,14 @@ std::string App::help_text() const {
 }
 
 std::string App::table_tsv() const {
-  std::string s = "short\tlong\targ\tgroup\tdefault\thelp\n";
-  for (const auto& o : table_)
-    s += fmt::format("{}\t--{}\t{}\t{}\t{}\t{}\n", o.short_name ? std::string("-") + o.short_name : "", o.long_name,
-                     o.arg, o.group, o.default_text, o.help);
+  std::string s = "short\tlong\targ\tgroup\tdefault\thelp\tcommand\n";
+  auto rows = [&s](const App& a) {
+    for (const auto& o : a.table_)
+      s += fmt::format("{}\t--{}\t{}\t{}\t{}\t{}\t{}\n", o.short_name ? std::string("-") + o.short_name : "",
+                       o.long_name, o.arg, o.group, o.default_text, o.help, a.command_);
+  };
+  rows(*this);
+  for (const auto& sub : subs_) rows(*sub);
   return s;
 }
 
@@ -157,6 +317,9 @@ std::string App::version_text() const {
   return s;
 }
 
-void App::version_line(std::string name, std::string value) { version_lines_.emplace_back(std::move(name), std::move(value)); }
+void App::version_line(std::string name, std::string value) {
+  for (auto& sub : subs_) sub->version_line(name, value);
+  version_lines_.emplace_back(std::move(name), std::move(value));
+}
 
 }  // namespace corpus::cli

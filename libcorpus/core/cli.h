@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,7 +31,17 @@ class UsageError : public ConfigError {
   using ConfigError::ConfigError;
 };
 
-enum class Kind { kFlag, kString, kInt, kUInt64, kDouble, kStrings };
+// How a value is read. Every non-flag option is parsed once, by the table,
+// into its final type; a bad value is a usage error naming the option.
+enum class Kind {
+  kFlag,     // bool, no value
+  kString,   // std::string
+  kChoice,   // std::string, one of Option::choices
+  kInt,      // int, int64_t, uint64_t (with an optional range)
+  kFloat,    // double, float (with an optional range)
+  kSize,     // uint64_t bytes written as 20M, 512k, 1G or plain bytes
+  kList,     // std::vector<std::string>: comma-separated, and the option may repeat
+};
 
 struct Option {
   std::string long_name;   // "output"
@@ -39,8 +51,29 @@ struct Option {
   std::string default_text;
   std::string group;
   Kind kind = Kind::kFlag;
-  void* target = nullptr;
+  bool* flag = nullptr;    // kFlag
+  // Parses one value (each item for kList) into the target; throws UsageError.
+  std::function<void(const Option&, const std::string&)> set;
+  std::vector<std::string> choices;  // kChoice: the allowed values
+  bool has_range = false;            // kInt, kFloat: lo <= value <= hi
+  double lo = 0, hi = 0;
   bool runtime_only = false;  // cannot change the output (threads, logging)
+  std::string range_text() const;    // "0..1", "1..", "" without a range
+};
+
+// What option() returns: modifiers for the option just declared.
+class OptionRef {
+ public:
+  explicit OptionRef(Option& o) : o_(o) {}
+  // Values outside [lo, hi] are usage errors; shown in --help.
+  OptionRef& range(double lo, double hi);
+  OptionRef& at_least(double lo);
+  // The option cannot change the output (threads, logging): provenance leaves it out.
+  OptionRef& runtime_only();
+  Option& option() { return o_; }
+
+ private:
+  Option& o_;
 };
 
 // The shared options; each tool picks the ones that apply with `Common::Set`.
@@ -69,6 +102,11 @@ struct Common {
 
 class Context;
 
+// A tool's option table, or one subcommand's. A tool with subcommands
+// (`pc-nmt train|translate|inspect`) declares each with subcommand(), which
+// has a table of its own: an option of another subcommand is a usage error
+// naming the subcommand that has it, and `TOOL CMD --help` shows only CMD's
+// options.
 class App {
  public:
   App(std::string tool, std::string about, std::string usage);
@@ -76,42 +114,71 @@ class App {
 
   // Options declared after this go under `title` in --help.
   void group(std::string title);
-  // `names` is "o,output" or "output". A default text of "" shows the
-  // target's initial value (nothing for empty strings, zeros and flags).
+  // `names` is "o,output" or "output". The default shown in --help is the
+  // target's value when declared (nothing for empty strings, empty optionals
+  // and flags); `shown_default` replaces it only where the default is not a
+  // value ("stdout", "from --arch").
   void flag(const std::string& names, bool* target, std::string help);
-  void option(const std::string& names, std::string arg, std::string* target, std::string help, std::string dflt = "");
-  void option(const std::string& names, std::string arg, int* target, std::string help, std::string dflt = "");
-  void option(const std::string& names, std::string arg, uint64_t* target, std::string help, std::string dflt = "");
-  void option(const std::string& names, std::string arg, double* target, std::string help, std::string dflt = "");
-  void option(const std::string& names, std::string arg, std::vector<std::string>* target, std::string help,
-              std::string dflt = "");
+  template <class T>
+  OptionRef option(const std::string& names, std::string arg, T* target, std::string help,
+                   std::string shown_default = "");
+  // A string that must be one of `choices` (listed in --help and checked).
+  OptionRef choice(const std::string& names, std::string arg, std::string* target, std::vector<std::string> choices,
+                   std::string help);
+  // A size in bytes, written 20M, 512k, 1G or 1000 (k, M, G are powers of 1024).
+  OptionRef size(const std::string& names, std::string arg, uint64_t* target, std::string help,
+                 std::string shown_default = "");
   // Declares the shared options in `set`, plus -q -v --progress --no-progress
   // --meta -h --version --help-table, which every tool has. Call it once,
-  // after the tool's own options.
+  // after the tool's own options (for each subcommand, in the subcommand).
   void common(Common& c, unsigned set);
 
-  // Parses argv, runs `body`, and returns the process exit code.
+  // A subcommand with its own option table; `usage` is what follows the tool
+  // name ("train [options] BITEXT..."). The returned App lives as long as this.
+  App& subcommand(std::string name, std::string about, std::string usage);
+
+  // Parses argv, runs `body`, and returns the process exit code. With
+  // subcommands, argv[1] chooses one and Context::command() names it.
   int run(int argc, char** argv, const std::function<void(Context&)>& body);
 
-  const std::vector<Option>& table() const { return table_; }
+  const std::deque<Option>& table() const { return table_; }
   std::string help_text() const;
   std::string table_tsv() const;
   std::string version_text() const;
   // Adds "name: value" to --version (e.g. the BLAS a tool links, DESIGN §8).
   void version_line(std::string name, std::string value);
   const std::string& tool() const { return tool_; }
+  const std::string& command() const { return command_; }  // "" for the tool itself
+  const Common* common_options() const { return common_; }
 
  private:
-  void add(Option o, const std::string& names);
+  OptionRef add(Option o, const std::string& names);
+  int run_args(const std::vector<std::string>& args, size_t first, const std::function<void(Context&)>& body);
+  const App* owner_of(const std::string& long_name) const;  // the subcommand that declares it
 
-  std::string tool_, about_, usage_;
+  std::string tool_, about_, usage_, command_;
+  const App* parent_ = nullptr;
   std::string current_group_ = "Options";
-  std::vector<Option> table_;
+  std::deque<Option> table_;
+  std::vector<std::unique_ptr<App>> subs_;
   Common* common_ = nullptr;
   unsigned common_set_ = 0;
   bool want_help_ = false, want_version_ = false, want_table_ = false;
   std::vector<std::pair<std::string, std::string>> version_lines_;
 };
+
+// The value types option() reads (defined in cli.cpp).
+#define PC_CLI_TYPES(X)                                                                                  \
+  X(std::string) X(int) X(int64_t) X(uint64_t) X(double) X(float) X(std::vector<std::string>)            \
+  X(std::optional<int>) X(std::optional<int64_t>) X(std::optional<uint64_t>) X(std::optional<double>)    \
+  X(std::optional<std::string>)
+#define PC_CLI_EXTERN(T) \
+  extern template OptionRef App::option<T>(const std::string&, std::string, T*, std::string, std::string);
+PC_CLI_TYPES(PC_CLI_EXTERN)
+#undef PC_CLI_EXTERN
+
+// "a" / "a or b" / "a, b or c": the allowed values of a choice, for messages.
+std::string one_of(const std::vector<std::string>& choices);
 
 // What a tool's body sees while it runs.
 class Context {
@@ -121,6 +188,8 @@ class Context {
 
   const Common& common() const { return common_; }
   const std::string& tool() const { return app_.tool(); }
+  // The subcommand that runs ("train"), "" for a tool without subcommands.
+  const std::string& command() const { return app_.command(); }
   int threads() const { return threads_; }
   Progress& progress() { return *progress_; }
 

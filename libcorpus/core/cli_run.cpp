@@ -58,22 +58,35 @@ void say(const std::string& line) {
 int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
   install_signal_handlers();
   std::vector<std::string> args(argv, argv + argc);
+  if (subs_.empty()) return run_args(args, 1, body);
+  // A tool with subcommands: argv[1] is the command, or a request for help.
+  std::vector<std::string> names;
+  for (const auto& sub : subs_) names.push_back(sub->command_);
+  const std::string first = args.size() > 1 ? args[1] : "";
+  if (first == "-h" || first == "--help") return print_stdout(help_text(), tool_);
+  if (first == "--version") return print_stdout(version_text(), tool_);
+  if (first == "--help-table") return print_stdout(table_tsv(), tool_);
+  for (const auto& sub : subs_)
+    if (sub->command_ == first) return sub->run_args(args, 2, body);
+  if (first.empty() || first[0] == '-')
+    say(fmt::format("{}: no command given \u2014 use {} (see '{} --help')", tool_, one_of(names), tool_));
+  else
+    say(fmt::format("{}: unknown command {} \u2014 use {} (see '{} --help')", tool_, quote(first), one_of(names),
+                    tool_));
+  return kExitUsage;
+}
 
+int App::run_args(const std::vector<std::string>& args, size_t first, const std::function<void(Context&)>& body) {
+  const std::string me = command_.empty() ? tool_ : tool_ + " " + command_;
   po::options_description desc;
   for (const auto& o : table_) {
     std::string spec = o.long_name + (o.short_name ? std::string(",") + o.short_name : "");
-    po::value_semantic* v = nullptr;
-    switch (o.kind) {
-      case Kind::kFlag: v = po::bool_switch(static_cast<bool*>(o.target)); break;
-      case Kind::kString: v = po::value<std::string>(static_cast<std::string*>(o.target)); break;
-      case Kind::kInt: v = po::value<int>(static_cast<int*>(o.target)); break;
-      case Kind::kUInt64: v = po::value<uint64_t>(static_cast<uint64_t*>(o.target)); break;
-      case Kind::kDouble: v = po::value<double>(static_cast<double*>(o.target)); break;
-      case Kind::kStrings:
-        v = po::value<std::vector<std::string>>(static_cast<std::vector<std::string>*>(o.target))->composing();
-        break;
-    }
-    desc.add_options()(spec.c_str(), v, "");
+    if (o.kind == Kind::kFlag)
+      desc.add_options()(spec.c_str(), po::bool_switch(o.flag), "");
+    else if (o.kind == Kind::kList)
+      desc.add_options()(spec.c_str(), po::value<std::vector<std::string>>()->composing(), "");
+    else
+      desc.add_options()(spec.c_str(), po::value<std::string>(), "");
   }
   po::positional_options_description pos;
   if (common_ && (common_set_ & Common::kInputs)) {
@@ -83,10 +96,32 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
   try {
     po::variables_map vm;
     const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).style(style).run(), vm);
+    std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(std::min(first, args.size())), args.end());
+    po::store(po::command_line_parser(rest).options(desc).positional(pos).style(style).run(), vm);
     po::notify(vm);
+    // Each value is parsed once, here, into its final type.
+    for (const auto& o : table_) {
+      if (o.kind == Kind::kFlag || !vm.count(o.long_name)) continue;
+      if (o.kind == Kind::kList)
+        for (const auto& v : vm[o.long_name].as<std::vector<std::string>>()) o.set(o, v);
+      else
+        o.set(o, vm[o.long_name].as<std::string>());
+    }
+  } catch (const po::unknown_option& e) {
+    std::string name = e.get_option_name();
+    std::string bare = name.substr(name.find_first_not_of('-'));
+    const App* owner = parent_ ? owner_of(bare) : nullptr;
+    if (owner && owner != this)
+      say(fmt::format("{}: {} is an option of '{} {}', not of '{}' \u2014 see '{} --help'", tool_, name, tool_,
+                      owner->command_, me, me));
+    else
+      say(fmt::format("{}: {} \u2014 see '{} --help'", tool_, e.what(), me));
+    return kExitUsage;
   } catch (const po::error& e) {
-    say(fmt::format("{}: {} \u2014 see '{} --help'", tool_, e.what(), tool_));
+    say(fmt::format("{}: {} \u2014 see '{} --help'", tool_, e.what(), me));
+    return kExitUsage;
+  } catch (const Error& e) {
+    say(e.format(tool_));
     return kExitUsage;
   }
   if (want_help_) return print_stdout(help_text(), tool_);
@@ -95,10 +130,6 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
 
   Common fallback;
   const Common& c = common_ ? *common_ : fallback;
-  if (c.threads < 0) {
-    say(fmt::format("{}: --threads must be 0 (all available CPUs) or more, not {}", tool_, c.threads));
-    return kExitUsage;
-  }
   if (c.progress && c.no_progress) {
     say(fmt::format("{}: --progress and --no-progress cannot both be given", tool_));
     return kExitUsage;

@@ -34,4 +34,12 @@ uint64_t parse_size(const std::string& s, const char* option, bool allow_zero) {
   return static_cast<uint64_t>(v * mult);
 }
 
+std::string human_size(uint64_t b) {
+  if (b == 0) return "0";
+  if (b % (1ull << 30) == 0) return fmt::format("{}G", b >> 30);
+  if (b % (1ull << 20) == 0) return fmt::format("{}M", b >> 20);
+  if (b % (1ull << 10) == 0) return fmt::format("{}k", b >> 10);
+  return fmt::format("{}", b);
+}
+
 }  // namespace corpus::cli

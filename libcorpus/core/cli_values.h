@@ -15,4 +15,7 @@ std::vector<std::string> split_list(const std::string& s, char sep = ',');
 // `allow_zero`.
 uint64_t parse_size(const std::string& s, const char* option, bool allow_zero = false);
 
+// Bytes -> the shortest exact form parse_size reads back: "20M", "512k", "1000".
+std::string human_size(uint64_t bytes);
+
 }  // namespace corpus::cli

@@ -58,7 +58,7 @@ TEST_CASE("every option in the table has help text, and names are unique") {
 TEST_CASE("--help-table lists every option once") {
   Fixture f;
   std::string t = f.app.table_tsv();
-  CHECK(t.find("\t--mode\tNAME\tWork\tfast\thow to work\n") != std::string::npos);
+  CHECK(t.find("\t--mode\tNAME\tWork\tfast\thow to work\t\n") != std::string::npos);
   CHECK(t.find("-o\t--output\tFILE") != std::string::npos);
   size_t lines = 0;
   for (char ch : t) lines += ch == '\n';
