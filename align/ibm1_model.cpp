@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "align/ibm1_config.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/safetensors.h"
 
@@ -105,6 +106,8 @@ Ibm1Model Ibm1Model::load(const std::string& path) {
   Ibm1Model m;
   m.config = nlohmann::ordered_json::parse(f->meta("config"), nullptr, false);
   if (m.config.is_discarded() || !m.config.is_object()) corrupt(path, "the config metadata is not a JSON object");
+  m.path_ = path;
+  check_ibm1_config(m.config, path);  // a damaged config is refused here, not when a setting is first read
   m.src = {f->get<uint64_t>("src.vocab.offsets", 1), f->get<uint8_t>("src.vocab.bytes", 1),
            f->get<uint64_t>("src.vocab.counts", 1)};
   m.trg = {f->get<uint64_t>("trg.vocab.offsets", 1), f->get<uint8_t>("trg.vocab.bytes", 1),
@@ -120,11 +123,8 @@ Ibm1Model Ibm1Model::load(const std::string& path) {
 }
 
 TokenizerOptions Ibm1Model::tokenizer() const {
-  TokenizerOptions o;
-  if (!config.is_object()) return o;
-  o.mode = parse_token_mode(config.value("tokenize", std::string("icu")));
-  o.lowercase = config.value("lowercase", false);
-  return o;
+  if (!config.is_object()) return {};  // a model built in memory without a config
+  return check_ibm1_config(config, path_);
 }
 
 }  // namespace align

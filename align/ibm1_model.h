@@ -14,9 +14,9 @@
 //   rev.indptr/indices/values   rows by target word: t(source | target)
 // Only pairs that co-occur in a training sentence pair have entries (the NULL
 // rows hold every word); entries below the pruning threshold are left out.
-// Loading maps the file and checks every table, so a model in use is always
-// consistent; a file of another kind or version is refused with a message
-// that says what it is.
+// Loading maps the file and checks every table and every config key
+// (ibm1_config.h), so a model in use is always consistent; a file of another
+// kind or version is refused with a message that says what it is.
 #pragma once
 
 #include <cstdint>
@@ -85,9 +85,12 @@ class Ibm1Model {
   static Ibm1Model load(const std::string& path);
   void save(const std::string& path) const;
 
+  // The tokenisation the model was trained with (its config's tokenize and
+  // lowercase; see ibm1_config.h). Throws corpus::Error for a bad config.
   TokenizerOptions tokenizer() const;
 
  private:
+  std::string path_;  // the file it was loaded from, for messages
   std::shared_ptr<Storage> storage_;
   std::shared_ptr<corpus::safetensors::File> file_;
 };
