@@ -133,18 +133,20 @@ void WordTranslator::translate(const std::vector<std::string>& tokens, std::stri
   }
 }
 
-void write_lexicon(const Ibm1Model& m, bool rev, LexFormat format, double min_prob,
-                   const std::function<void(std::string_view)>& write) {
+uint64_t write_lexicon(const Ibm1Model& m, bool rev, LexFormat format, double min_prob,
+                       const std::function<void(std::string_view)>& write) {
   const TTable& t = rev ? m.rev : m.fwd;
   const VocabView& given = rev ? m.trg : m.src;
   const VocabView& gen = rev ? m.src : m.trg;
   std::string buf;
+  uint64_t entries = 0;
   for (uint32_t r = 0; r < t.rows(); ++r) {
     auto cols = t.cols(r);
     auto vals = t.vals(r);
     const std::string_view g = r == 0 ? std::string_view("NULL") : given.word(r);
     for (size_t k = 0; k < cols.size(); ++k) {
       if (vals[k] < min_prob) continue;
+      ++entries;
       if (format == LexFormat::kTtable)
         fmt::format_to(std::back_inserter(buf), "{}\t{}\t{:.9g}\n", g, gen.word(cols[k]), vals[k]);
       else
@@ -156,6 +158,7 @@ void write_lexicon(const Ibm1Model& m, bool rev, LexFormat format, double min_pr
     }
   }
   write(buf);
+  return entries;
 }
 
 }  // namespace align

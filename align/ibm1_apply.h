@@ -61,8 +61,9 @@ enum class LexFormat { kTtable, kMoses };
 //   ttable: "GIVEN<TAB>WORD<TAB>PROB"      (fwd: GIVEN = source word)
 //   moses:  "WORD GIVEN PROB" with PROB as %.7f (Moses lex.f2e for fwd,
 //           lex.e2f for rev)
-// NULL is written as "NULL". Entries below min_prob are left out.
-void write_lexicon(const Ibm1Model& m, bool rev, LexFormat format, double min_prob,
-                   const std::function<void(std::string_view)>& write);
+// NULL is written as "NULL". Entries below min_prob are left out. Returns
+// the number of entries written.
+uint64_t write_lexicon(const Ibm1Model& m, bool rev, LexFormat format, double min_prob,
+                       const std::function<void(std::string_view)>& write);
 
 }  // namespace align

@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
+#include <atomic>
 #include <memory>
 
 #include "libcorpus/core/error.h"
@@ -20,6 +21,8 @@ RowStats map_rows(corpus::BitextLines& in, const RowOptions& opt,
   oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Tokenizer>> tokenizers(
       [&] { return std::make_unique<Tokenizer>(opt.tok); });
   RowStats st;
+  // Summed over the batches in any order: a count does not depend on it.
+  std::atomic<uint64_t> empty_side{0};
   corpus::LinePipelineSource src{[&](std::string& o) { return in.next(o); }, [&] { return in.line_number(); },
                                  [&] { return in.raw_bytes_read(); }};
   corpus::run_line_pipeline(
@@ -27,11 +30,18 @@ RowStats map_rows(corpus::BitextLines& in, const RowOptions& opt,
       [&](corpus::LineBatch& b) {
         Tokenizer& tok = *tokenizers.local();
         RowInput row;
+        uint64_t empty = 0;
         for (size_t i = 0; i < b.size(); ++i) {
-          corpus::split_tsv(b.line(i), row.fields);
           row.src.clear();
           row.trg.clear();
-          std::string msg = corpus::check_row(row.fields, ncols);
+          std::string msg;
+          if (opt.max_line && b.line(i).size() > opt.max_line) {
+            row.fields.clear();
+            msg = "line longer than " + std::to_string(opt.max_line) + " bytes";
+          } else {
+            corpus::split_tsv(b.line(i), row.fields);
+            msg = corpus::check_row(row.fields, ncols);
+          }
           row.bad = !msg.empty();
           if (row.bad) {
             if (b.error.empty()) {
@@ -39,7 +49,7 @@ RowStats map_rows(corpus::BitextLines& in, const RowOptions& opt,
               b.error_line = b.first_line + i;
             }
             ++b.skipped;
-            if (!opt.skip_bad) return;
+            if (!opt.skip_bad) break;
             row.fields.clear();
             row.src_text = row.trg_text = {};
           } else {
@@ -47,9 +57,11 @@ RowStats map_rows(corpus::BitextLines& in, const RowOptions& opt,
             row.trg_text = row.fields[static_cast<size_t>(ti)];
             tok.tokenize(row.src_text, row.src);
             tok.tokenize(row.trg_text, row.trg);
+            if (row.src.empty() || row.trg.empty()) ++empty;
           }
           fn(row, b.out);
         }
+        empty_side += empty;
       },
       [&](corpus::LineBatch& b) {
         if (!b.error.empty() && !opt.skip_bad)
@@ -60,6 +72,7 @@ RowStats map_rows(corpus::BitextLines& in, const RowOptions& opt,
         st.skipped_bad += b.skipped;
         if (progress) progress(b.input_pos, st.rows);
       });
+  st.empty_side = empty_side;
   return st;
 }
 

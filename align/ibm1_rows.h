@@ -1,8 +1,8 @@
 // Reading bitext for IBM Model 1: tokenised rows, in parallel, in input order.
 //
-// Both the training corpus loader (ibm1_corpus.h) and the per-row commands
+// Both the training corpus loader (corpus_ids.h) and the per-row commands
 // (align, score) go through map_rows(): rows are read in batches, split,
-// checked (UTF-8, NUL, column count) and tokenised on oneTBB workers with one
+// checked (length, UTF-8, NUL, column count) and tokenised on oneTBB workers with one
 // Tokenizer per thread, and the per-row outputs are handed back in input
 // order, so nothing depends on the thread count.
 #pragma once
@@ -28,12 +28,17 @@ struct RowInput {
 struct RowOptions {
   TokenizerOptions tok;
   bool skip_bad = false;           // bad rows reach `fn` with bad = true instead of stopping the run
+  // A row (line) longer than this is bad and is not tokenised, since
+  // tokens cost many times their bytes (0: no limit). Pair it with
+  // LineCapSource (line_cap.h) so that such a line is never held whole.
+  size_t max_line = 0;
   size_t batch_bytes = 1 << 20;
 };
 
 struct RowStats {
   uint64_t rows = 0;         // rows read (bad ones included)
   uint64_t skipped_bad = 0;  // rows that failed the checks
+  uint64_t empty_side = 0;   // good rows with a side without tokens
 };
 
 // fn(row, out) runs on worker threads and appends the row's output to `out`;

@@ -5,6 +5,8 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <new>
+
 #include "libcorpus/core/error.h"
 
 namespace align {
@@ -16,6 +18,17 @@ TokenMode parse_token_mode(std::string_view s) {
 }
 
 const char* token_mode_name(TokenMode m) { return m == TokenMode::kIcu ? "icu" : "whitespace"; }
+
+namespace {
+
+// ICU reports a failed allocation by leaving the string "bogus" (empty),
+// which would make a sentence silently tokenless: make it the out-of-memory
+// error it is.
+void check_not_bogus(const icu::UnicodeString& u) {
+  if (u.isBogus()) throw std::bad_alloc();
+}
+
+}  // namespace
 
 struct Tokenizer::Impl {
   std::unique_ptr<icu::BreakIterator> words;
@@ -47,6 +60,7 @@ void Tokenizer::tokenize(std::string_view text, std::vector<std::string>& out) {
         } else {
           impl_->u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data() + i, static_cast<int32_t>(j - i)));
           impl_->u.toLower(icu::Locale::getRoot());
+          check_not_bogus(impl_->u);
           out.emplace_back();
           impl_->u.toUTF8String(out.back());
         }
@@ -58,6 +72,7 @@ void Tokenizer::tokenize(std::string_view text, std::vector<std::string>& out) {
   icu::UnicodeString& u = impl_->u;
   u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   if (opt_.lowercase) u.toLower(icu::Locale::getRoot());
+  check_not_bogus(u);
   icu::BreakIterator& bi = *impl_->words;
   bi.setText(u);
   int32_t start = bi.first();

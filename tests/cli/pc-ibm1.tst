@@ -49,6 +49,8 @@ translate-not-bitext	2	empty	~translate reads plain text	pc-ibm1 train -q -o m.s
 # --- bad input ---
 wrong-model-kind	1	empty	~m.st: a 'paracorp.embd' model, not a paracorp.ibm1 model — give a model made by pc-ibm1 train	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"format":"paracorp.ibm1"/"format":"paracorp.embd"/' m.st && pc-ibm1 align -m m.st $DATA/en-fr.tsv
 wrong-model-version	1	empty	~m.st: a paracorp.ibm1 model of format version '7'; this program reads version '1' — use the paracorp release that wrote it, or train the model again with pc-ibm1 train	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"version":"1"/"version":"7"/' m.st && pc-ibm1 score -m m.st $DATA/en-fr.tsv
+model-config-bad-tokenize	1	empty	~m\.st: model config key 'tokenize' must be "icu" or "whitespace", not '"xyz"'	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/\\"tokenize\\":\\"icu\\"/\\"tokenize\\":\\"xyz\\"/' m.st && pc-ibm1 align -m m.st $DATA/en-fr.tsv
+model-config-bad-lowercase	1	empty	~m\.st: model config key 'lowercase' must be true or false, not '"x"'	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/\\"lowercase\\":false/\\"lowercase\\":\\"x\\"/' m.st && pc-ibm1 score -m m.st $DATA/en-fr.tsv
 model-not-safetensors	1	empty	~en-fr.tsv: not a safetensors model file	pc-ibm1 lexicon -m $DATA/en-fr.tsv
 model-truncated	1	empty	~m.st: truncated safetensors file	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && head -c 100000 m.st > t.st && mv t.st m.st && pc-ibm1 translate -m m.st $DATA/moses.en
 model-missing	1	empty	~^pc-ibm1: nomodel.st: No such file or directory	pc-ibm1 align -m nomodel.st $DATA/en-fr.tsv
@@ -58,6 +60,8 @@ invalid-utf8-skip-bad	0	~^$	~skipped \(bad\)	pc-ibm1 align --skip-bad $DATA/bad-
 invalid-utf8-translate	1	empty	~t.txt:2: invalid UTF-8	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && printf 'ok\nbad \377 byte\n' > t.txt && pc-ibm1 translate -m m.st t.txt
 nul-byte	1	empty	~nul.tsv:3: NUL byte at byte 5	pc-ibm1 train -o m.st $DATA/nul.tsv
 wrong-column-count	1	empty	~expected 2 tab-separated columns, found 3	printf 'a\tb\nc\td\te\n' | pc-ibm1 align
+huge-line-100MB-bounded	1	empty	~big\.tsv:4: line longer than 33554432 bytes	awk 'BEGIN { s = "lorem ipsum dolor sit amet "; while (length(s) < 1e8) s = s s; printf "%s", substr(s, 1, 1e8) }' > line && { head -3 $DATA/ibm1/toy.tsv; cat line; printf '\tb\n'; tail -n +4 $DATA/ibm1/toy.tsv; } > big.tsv && ([ -n "$PC_ASAN" ] || ulimit -v 400000; pc-ibm1 train -j 2 -o m.st big.tsv); r=$?; [ ! -e m.st ] || exit 97; exit $r
+huge-line-100MB-skip-bad	0	empty	~ 1 skipped \(bad\)	awk 'BEGIN { s = "lorem ipsum dolor sit amet "; while (length(s) < 1e8) s = s s; printf "%s", substr(s, 1, 1e8) }' > line && { head -3 $DATA/ibm1/toy.tsv; cat line; printf '\tb\n'; tail -n +4 $DATA/ibm1/toy.tsv; } > big.tsv && ([ -n "$PC_ASAN" ] || ulimit -v 400000; pc-ibm1 align -j 2 --skip-bad big.tsv > a) && [ $(wc -l < a) = 9 ] && [ "$(sed -n 3p a)" = "" ] && [ -n "$(sed -n 4p a)" ]
 huge-line-20MB	0	~^0-0$	empty	{ printf 'src_text\ttrg_text\n'; head -c 20000000 /dev/zero | tr '\0' a; printf '\tb\n'; } > big.tsv && pc-ibm1 align -q big.tsv
 truncated-gz	1	empty	~^pc-ibm1: t.tsv.gz: truncated gzip data	gzip -c $SAMPLES/bitext/en-fr.tsv > full && head -c 20000 full > t.tsv.gz && pc-ibm1 train -o m.st t.tsv.gz; r=$?; [ ! -e m.st ] || exit 97; exit $r
 compressed-input	0	empty	-	zstd -q -c $SAMPLES/bitext/en-fr.tsv > x.tsv.zst && pc-ibm1 align -q x.tsv.zst > a && pc-ibm1 align -q $SAMPLES/bitext/en-fr.tsv > b && cmp a b
