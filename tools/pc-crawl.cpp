@@ -1,71 +1,21 @@
 // pc-crawl: a polite crawler from seed URLs to WARC/1.1.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/cli_values.h"
-#include "libcorpus/ingest/charset.h"
-#include "libcorpus/ingest/html_text.h"
-#include "libcorpus/web/crawler.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/sysinfo.h"
+#include "libcorpus/ingest/html_links.h"
+#include "libcorpus/web/crawl_state.h"
+#include "libcorpus/web/crawler.h"
 
 using namespace corpus;
-
-namespace {
-
-
-// A WARC file opened for appending, for resumable crawls.
-class AppendFile {
- public:
-  AppendFile(const std::string& path, uint64_t keep_bytes, bool resume) : path_(path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (resume ? 0 : O_TRUNC), 0644);
-    if (fd_ < 0) throw Error(errno_text(errno)).at(path);
-    struct stat st{};
-    ::fstat(fd_, &st);
-    if (resume && static_cast<uint64_t>(st.st_size) < keep_bytes)
-      throw Error(fmt::format("the WARC is shorter ({} bytes) than the state says ({})", st.st_size, keep_bytes),
-                  "the state file belongs to another WARC; delete it to start afresh")
-          .at(path);
-    if (::ftruncate(fd_, static_cast<off_t>(keep_bytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0)
-      throw Error(errno_text(errno)).at(path);
-    size_ = keep_bytes;
-  }
-  ~AppendFile() { ::close(fd_); }
-  void write(std::string_view s) {
-    size_t off = 0;
-    while (off < s.size()) {
-      ssize_t n = ::write(fd_, s.data() + off, s.size() - off);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw Error(errno_text(errno)).at(path_);
-      off += static_cast<size_t>(n);
-    }
-    size_ += s.size();
-  }
-  void sync() {
-    if (::fdatasync(fd_) != 0) throw Error(errno_text(errno)).at(path_);
-  }
-  uint64_t size() const { return size_; }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  uint64_t size_ = 0;
-};
-
-}  // namespace
 
 int main(int argc, char** argv) {
   cli::App app("pc-crawl", "Crawl websites politely from seed URLs into WARC/1.1 (.warc.gz, .warc.zst or plain).",
@@ -134,79 +84,48 @@ int main(int argc, char** argv) {
       throw cli::UsageError("--state needs -o FILE (a resumed crawl appends to the WARC file)");
     const WarcCompression comp = warc_compression_for(c.output);
 
-    nlohmann::json saved;
-    bool resume = false;
-    if (!state_path.empty()) {
-      std::ifstream in(state_path);
-      if (in) {
-        try {
-          saved = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::exception& e) {
-          throw Error(std::string("not a pc-crawl state file: ") + e.what(), "delete it to start afresh").at(state_path);
-        }
-        resume = true;
-      }
-    }
     std::unique_ptr<Output> out;
-    std::unique_ptr<AppendFile> app_file;
+    std::unique_ptr<CrawlStateFile> st;  // with --state: appends to the WARC it names
     uint64_t written = 0;
-    if (state_path.empty()) {
+    if (state_path.empty())
       out = std::make_unique<Output>(c.output, Compression::kNone);
-    } else {
-      app_file = std::make_unique<AppendFile>(c.output, resume ? saved.value("warc_bytes", uint64_t{0}) : 0, resume);
-    }
+    else
+      st = std::make_unique<CrawlStateFile>(state_path, c.output);
     WarcWriter warc(comp, [&](std::string_view s) {
       if (out)
         out->write(s);
       else
-        app_file->write(s);
+        st->warc().write(s);
       written += s.size();
     });
-    auto last_save = std::chrono::steady_clock::now() - std::chrono::hours(1);
     Crawler* crawler_ptr = nullptr;
-    auto save = [&](bool force) {
-      if (state_path.empty() || !crawler_ptr) return;
-      auto now = std::chrono::steady_clock::now();
-      if (!force && now - last_save < std::chrono::seconds(1)) return;
-      last_save = now;
-      app_file->sync();
-      nlohmann::json s = crawler_ptr->state();
-      s["warc_bytes"] = app_file->size();
-      std::string tmp = state_path + ".tmp";
-      {
-        std::ofstream f(tmp, std::ios::trunc);
-        f << s.dump() << '\n';
-        if (!f.flush()) throw Error("cannot write the state file").at(tmp);
-      }
-      if (std::rename(tmp.c_str(), state_path.c_str()) != 0) throw Error(errno_text(errno)).at(state_path);
-    };
     CrawlCallbacks cb;
     if (c.verbose) cb.log = [&](const std::string& line) { ctx.debug(line); };
     cb.progress = [&](uint64_t pages, uint64_t bytes, size_t queued) {
       if (ctx.progress().enabled()) ctx.progress().set_note(fmt::format("{} queued", queued));
       ctx.progress().update(bytes, pages);
     };
-    cb.checkpoint = [&] { save(false); };
+    cb.checkpoint = [&] {
+      if (st && crawler_ptr) st->save(*crawler_ptr, false);
+    };
     // Links come from the ingest part's HTML parser, decoded as pc-ingest decodes.
     LinkExtractor links = [](std::string_view body, std::string_view ctype) -> std::optional<PageLinks> {
-      DecodedText dec;
-      if (!decode_document(body, charset_from_content_type(ctype), true, dec).empty()) return std::nullopt;
-      HtmlPage page = html_to_text(dec.text, true);
-      PageLinks pl{page.too_deep, page.base, {}};
-      for (auto& l : page.links) pl.links.push_back({std::move(l.href), l.alternate || !l.hreflang.empty()});
+      std::optional<HtmlPage> page = decode_html_links(body, ctype);
+      if (!page) return std::nullopt;
+      PageLinks pl{page->too_deep, page->base, {}};
+      for (auto& l : page->links) pl.links.push_back({std::move(l.href), l.alternate || !l.hreflang.empty()});
       return pl;
     };
     Crawler crawler(o, warc, links, cb);
     crawler_ptr = &crawler;
-    if (resume) {
-      crawler.load_state(saved);
-      ctx.info(fmt::format("resuming from {} ({} URLs queued)", state_path,
-                           saved["alt"].size() + saved["main"].size()));
+    if (st && st->resuming()) {
+      crawler.load_state(st->saved());
+      ctx.info(fmt::format("resuming from {} ({} URLs queued)", state_path, st->saved_queued()));
     }
     crawler.run();
     if (out) out->commit();
-    save(true);
-    for (const auto& [k, v] : crawler.counts()) ctx.set_count(k, v);
-    ctx.set_count("WARC bytes", app_file ? app_file->size() : written);
+    if (st) st->save(crawler, true);
+    for (const auto& [k, v] : crawler.counts().entries()) ctx.set_count(k, v);
+    ctx.set_count("WARC bytes", st ? st->warc().size() : written);
   });
 }

@@ -69,7 +69,7 @@ PY
 # Resume: a crawl stopped by --max-pages carries on from its state file and
 # ends with the same documents, each page fetched once.
 "$bin/pc-crawl" -q --delay 0.01 --max-pages 20 --state "$work/state" -o "$work/r.warc.zst" "$base/"
-grep -q '"warc_bytes"' "$work/state" || fail "no state saved"
+grep -q '"warc"' "$work/state" || fail "no state saved"
 "$bin/pc-crawl" -q --delay 0.01 --state "$work/state" -o "$work/r.warc.zst" "$base/"
 zstdcat "$work/r.warc.zst" | grep -a -c '^WARC-Type: warcinfo' | grep -qx 1 || fail "resumed WARC has a second warcinfo"
 "$bin/pc-ingest" -q "$work/r.warc.zst" -o "$work/r.jsonl"
