@@ -235,6 +235,9 @@ void Crawler::robots_done(const Job& job, Host& fetched_from, const FetchResult&
     count("robots.txt unreachable");
   }
   if (h.rules.crawl_delay() && *h.rules.crawl_delay() > h.delay) h.delay = *h.rules.crawl_delay();
+  // finished() spaced the next request by the delay known before robots.txt
+  // was read; a larger Crawl-delay holds from the end of this request too.
+  h.next_ok = std::max(h.next_ok, Clock::now() + seconds(h.delay));
   if (o_.use_sitemaps)
     for (const auto& s : h.rules.sitemaps())
       if (auto u = resolve_url(job.url, s)) add_sitemap(*u, 0, false);

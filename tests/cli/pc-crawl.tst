@@ -19,3 +19,4 @@ missing-seeds-file	1	empty	~nofile: No such file	pc-crawl --seeds nofile -o x.wa
 unreachable-robots-means-disallow	0	empty	~1 robots.txt unreachable, 1 disallowed by robots.txt	pc-crawl --retries 0 --delay 0 -o x.warc.gz http://127.0.0.1:9/ && zcat x.warc.gz | grep -aq '^WARC-Type: warcinfo'
 empty-seeds-file	2	empty	~no seed URL given	: > s.txt && pc-crawl --seeds s.txt -o x.warc; r=$?; [ ! -e x.warc ] || exit 97; exit $r
 state-other-warc	0	~^ok: a state file resumes only its own WARC$	-	bash "$DATA/../crawl/state-other-warc.sh"
+crawl-delay-after-robots	0	~^ok: gaps 	-	bash "$DATA/../crawl/crawl-delay.sh"
