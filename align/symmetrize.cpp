@@ -67,12 +67,4 @@ Links symmetrize(const Links& fwd, const Links& rev, size_t m, size_t n, Symmetr
   return out;
 }
 
-void append_pharaoh(std::string& out, const Links& links) {
-  for (size_t k = 0; k < links.size(); ++k) {
-    if (k) out.push_back(' ');
-    out.append(std::to_string(links[k].first)).push_back('-');
-    out.append(std::to_string(links[k].second));
-  }
-}
-
 }  // namespace align

@@ -21,9 +21,11 @@
 #include <utility>
 #include <vector>
 
+#include "libcorpus/core/pharaoh.h"
+
 namespace align {
 
-using Link = std::pair<uint32_t, uint32_t>;  // (source position, target position)
+using Link = corpus::AlignLink;  // (source position, target position)
 using Links = std::vector<Link>;
 
 enum class Symmetrize { kIntersect, kUnion, kGrowDiag, kGrowDiagFinal, kGrowDiagFinalAnd };
@@ -34,7 +36,7 @@ Symmetrize parse_symmetrize(std::string_view s);
 
 Links symmetrize(const Links& fwd, const Links& rev, size_t m, size_t n, Symmetrize how);
 
-// Appends "i-j i-j ..." (Pharaoh format, no newline).
-void append_pharaoh(std::string& out, const Links& links);
+// The Pharaoh writer lives with the format in the core (its reader scores AER).
+using corpus::append_pharaoh;
 
 }  // namespace align

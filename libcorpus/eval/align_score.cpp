@@ -8,6 +8,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/pharaoh.h"
 #include "libcorpus/core/utf8.h"
 
 namespace corpus::eval {
@@ -57,32 +58,17 @@ std::vector<SentAlignment> read_vecalign(const std::string& path) {
 double ratio(uint64_t a, uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 double f1(double p, double r) { return p + r == 0 ? 0.0 : 2 * (p * r) / (p + r); }
 
-using Link = std::pair<int, int>;
+using Link = corpus::AlignLink;
 
-// Pharaoh links of one line; `possible` receives "i?j"/"ipj" links when not null.
+// The links of one Pharaoh line as sets; `possible` gets "i?j"/"ipj" links when not null.
 void parse_links(std::string_view line, std::set<Link>& sure, std::set<Link>* possible) {
+  std::vector<Link> s, p;
+  corpus::parse_pharaoh(line, s, possible ? &p : nullptr);
   sure.clear();
-  if (possible) possible->clear();
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    if (i >= line.size()) break;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-    std::string_view tok = line.substr(i, j - i);
-    size_t sep = tok.find_first_of(possible ? "-?p" : "-");
-    std::string_view a = sep == std::string_view::npos ? "" : tok.substr(0, sep);
-    std::string_view b = sep == std::string_view::npos ? "" : tok.substr(sep + 1);
-    auto num = [](std::string_view x) {
-      return !x.empty() && x.size() <= 9 && x.find_first_not_of("0123456789") == std::string_view::npos;
-    };
-    if (!num(a) || !num(b))
-      throw corpus::Error("malformed alignment link " + corpus::quote(tok),
-                          possible ? "links are i-j (sure) or i?j (possible), 0-based" : "links are i-j, 0-based");
-    Link l{std::stoi(std::string(a)), std::stoi(std::string(b))};
-    if (tok[sep] == '-') sure.insert(l);
-    else if (possible) possible->insert(l);  // always set here: '?' and 'p' are only searched for with it
-    i = j;
+  sure.insert(s.begin(), s.end());
+  if (possible) {
+    possible->clear();
+    possible->insert(p.begin(), p.end());
   }
 }
 
