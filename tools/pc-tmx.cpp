@@ -5,23 +5,11 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/sniff.h"
 #include "libcorpus/core/sysinfo.h"
 #include "libcorpus/core/tmx_convert.h"
 
 using namespace corpus;
-
-namespace {
-
-// TMX when the data (after decompression) starts with '<', optionally after a
-// byte-order mark and white space.
-bool looks_like_xml(PeekableSource& in) {
-  std::string_view head = in.peek(4096);
-  size_t i = head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
-  return i < head.size() && head[i] == '<';
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   cli::App app("pc-tmx", "Convert bitext between TSV and TMX 1.4b, streaming in constant memory.",
@@ -29,15 +17,13 @@ int main(int argc, char** argv) {
   cli::Common c;
   std::string to = "auto", src_file, trg_file;
   app.group("Conversion");
-  app.option("to", "FORMAT", &to, "output format: tmx, tsv, or auto (the other one of the input's)");
+  app.choice("to", "FORMAT", &to, {"tmx", "tsv", "auto"}, "output format; auto: the other one of the input's");
   app.option("src", "FILE", &src_file, "source sentences, one per line (Moses two-file input; with --trg)");
   app.option("trg", "FILE", &trg_file, "target sentences, one per line, parallel to --src");
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
                     cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (to != "auto" && to != "tmx" && to != "tsv")
-      throw cli::UsageError("--to must be tmx, tsv or auto, not " + quote(to));
     if (src_file.empty() != trg_file.empty()) throw cli::UsageError("--src and --trg go together");
     const bool lockstep = !src_file.empty();
     if (lockstep && !c.inputs.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
@@ -57,7 +43,7 @@ int main(int argc, char** argv) {
       ctx.note_input(src_file);
       ctx.note_input(trg_file);
     }
-    const bool to_tsv = to == "tsv" || (to == "auto" && !lockstep && looks_like_xml(*in));
+    const bool to_tsv = to == "tsv" || (to == "auto" && !lockstep && first_significant_byte(*in) == '<');
     if (to_tsv) {
       if (lockstep) throw cli::UsageError("--src/--trg give plain text; they convert to TMX only");
       TmxToTsvOptions o{c.src_lang, c.trg_lang, c.skip_bad};

@@ -146,7 +146,9 @@ OptionRef App::choice(const std::string& names, std::string arg, std::string* ta
                       std::string help) {
   Option o;
   o.arg = std::move(arg);
-  o.help = std::move(help) + ": " + one_of(choices);
+  std::string alts;
+  for (const auto& x : choices) alts += (alts.empty() ? "" : "|") + x;
+  o.help = std::move(help) + " (" + alts + ")";
   o.default_text = *target;
   o.kind = Kind::kChoice;
   o.choices = std::move(choices);
