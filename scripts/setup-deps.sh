@@ -36,6 +36,8 @@ PACKAGES=(
   # mt engine and pc-nmt (issue 7): Eigen tensors, OpenBLAS products (linked
   # explicitly, pthread build), SentencePiece training and encoding
   libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
+  # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md)
+  clang libclang-rt-14-dev
 )
 
 # Baselines that only benchmarks and fixture generators use (`--bench`): large,
