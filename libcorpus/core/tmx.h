@@ -69,7 +69,17 @@ struct TmxUnit {
   Props props;
   std::vector<TmxVariant> variants;
   uint64_t line = 0;  // line of the <tu> start tag
+  // Not empty when the unit is malformed (a misplaced element inside it, or a
+  // misplaced element outside any <tu>, which comes as a unit of its own):
+  // what is wrong, and the line where. The rest of the unit is still read, so
+  // a caller may skip it and go on.
+  std::string error;
+  uint64_t error_line = 0;
 };
+
+// Elements nested deeper than this end the run with an Error (the XML parser's
+// memory grows with the depth; real TMX nests fewer than ten levels).
+inline constexpr size_t kMaxTmxDepth = 1000;
 
 // Pulls <tu>s one at a time, parsing the input in 64 KiB chunks: memory stays
 // bounded by the chunk plus the longest unit.
@@ -82,7 +92,8 @@ class TmxReader {
 
   // The <header>; parses until it has been seen. Error if the input is not TMX.
   const TmxHeader& header();
-  // The next unit; false at the end of the body.
+  // The next unit, malformed ones included (see TmxUnit::error); false at the
+  // end of the body.
   bool next(TmxUnit& unit);
 
   struct State;

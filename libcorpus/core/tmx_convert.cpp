@@ -161,8 +161,19 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
   }
 
   ConvertStats st;
+  // The next well-formed unit: a malformed one stops the run, or with
+  // --skip-bad is counted (read and skipped) and passed over.
+  auto next_good = [&](TmxUnit& unit) {
+    while (reader.next(unit)) {
+      if (unit.error.empty()) return true;
+      if (!opt.skip_bad) throw Error(unit.error, kSkipHint).at(in.name(), unit.error_line);
+      ++st.rows_in;
+      ++st.skipped;
+    }
+    return false;
+  };
   TmxUnit u;
-  bool have = reader.next(u);
+  bool have = next_good(u);
   if (have) {
     if (src.empty() && !u.variants.empty()) src = u.variants[0].lang;
     if (trg.empty())
@@ -196,7 +207,7 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
 
   std::vector<std::string> fields(columns.size());
   std::vector<std::string_view> views(columns.size());
-  for (; have; have = reader.next(u)) {
+  for (; have; have = next_good(u)) {
     ++st.rows_in;
     const TmxVariant* sv = find_variant(u, src);
     const TmxVariant* tv = find_variant(u, trg);

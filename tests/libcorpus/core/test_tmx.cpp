@@ -156,3 +156,91 @@ TEST_CASE("languages from file names and tags") {
   CHECK_FALSE(same_language("pt-PT", "pt-BR"));
   CHECK_FALSE(same_language("en", "fr"));
 }
+
+TEST_CASE("TmxReader: a misplaced element makes its unit bad, with the line, and reading goes on") {
+  TmpDir dir;
+  // A <tu> inside a <tuv> (with a <prop>: both once read through an empty
+  // variant list), a <seg> outside a <tuv>, a <tuv> outside a <tu>.
+  put(dir.path("m.tmx"),
+      "<tmx version=\"1.4\"><header/><body>\n"
+      "<tu><tuv xml:lang=\"en\"><seg>a</seg></tuv><tuv xml:lang=\"fr\">\n<tu><prop type=\"p\">v</prop>"
+      "<seg>in</seg></tu><seg>b</seg></tuv></tu>\n"
+      "<tu><seg>s</seg><tuv xml:lang=\"en\"><seg>c</seg></tuv></tu>\n"
+      "<tuv xml:lang=\"en\"><seg>x</seg></tuv>\n"
+      "<tu><tuv xml:lang=\"en\"><seg>d<hi>e</hi></seg></tuv></tu>\n"
+      "</body></tmx>\n");
+  auto in = open_input(dir.path("m.tmx"));
+  TmxReader r(*in);
+  TmxUnit u;
+  REQUIRE(r.next(u));
+  CHECK(u.error == "misplaced <tu> inside <tuv>");
+  CHECK(u.line == 2);
+  CHECK(u.error_line == 3);
+  REQUIRE(u.variants.size() == 2);
+  CHECK(u.variants[1].seg == "b");  // the misplaced subtree is left out
+  REQUIRE(r.next(u));
+  CHECK(u.error == "misplaced <seg> inside <tu>");
+  CHECK(u.error_line == 4);
+  REQUIRE(r.next(u));
+  CHECK(u.error == "misplaced <tuv> inside <body>");
+  CHECK(u.error_line == 5);
+  REQUIRE(r.next(u));
+  CHECK(u.error.empty());
+  CHECK(u.variants.at(0).seg == "de");
+  CHECK_FALSE(r.next(u));
+}
+
+TEST_CASE("tmx_to_tsv: a misplaced element stops the run, or --skip-bad skips its unit") {
+  TmpDir dir;
+  const std::string doc =
+      "<tmx version=\"1.4\"><header/><body><tu><tuv xml:lang=\"en\"><seg>a</seg></tuv><tuv xml:lang=\"fr\"><tu/>"
+      "<seg>b</seg></tuv></tu>\n<tu><tuv xml:lang=\"en\"><seg>c</seg></tuv><tuv xml:lang=\"fr\"><seg>d</seg></tuv>"
+      "</tu></body></tmx>";
+  put(dir.path("m.tmx"), doc);
+  for (bool skip : {false, true}) {
+    CAPTURE(skip);
+    auto in = open_input(dir.path("m.tmx"));
+    Output out(dir.path("o.tsv"));
+    TmxToTsvOptions o;
+    o.skip_bad = skip;
+    if (!skip) {
+      try {
+        tmx_to_tsv(*in, out, o, nullptr);
+        FAIL("no error");
+      } catch (const Error& e) {
+        CHECK(std::string(e.what()) == "misplaced <tu> inside <tuv>");
+        CHECK(e.line() == 1);
+      }
+      continue;
+    }
+    ConvertStats st = tmx_to_tsv(*in, out, o, nullptr);
+    out.commit();
+    CHECK(st.rows_in == 2);
+    CHECK(st.skipped == 1);
+    CHECK(slurp(dir.path("o.tsv")) == "src_text\ttrg_text\nc\td\n");
+  }
+}
+
+TEST_CASE("TmxReader: nesting deeper than the limit is an Error, at the limit it reads") {
+  TmpDir dir;
+  auto doc = [](size_t levels) {  // tmx, body, tu, tuv, seg, then <hi>s: `levels` elements open
+    std::string s = "<tmx version=\"1.4\"><header/><body><tu><tuv xml:lang=\"en\"><seg>";
+    for (size_t i = 5; i < levels; ++i) s += "<hi>";
+    s += "t";
+    for (size_t i = 5; i < levels; ++i) s += "</hi>";
+    return s + "</seg></tuv></tu></body></tmx>";
+  };
+  put(dir.path("ok.tmx"), doc(kMaxTmxDepth));
+  put(dir.path("deep.tmx"), doc(kMaxTmxDepth + 1));
+  {
+    auto in = open_input(dir.path("ok.tmx"));
+    TmxReader r(*in);
+    TmxUnit u;
+    REQUIRE(r.next(u));
+    CHECK(u.variants.at(0).seg == "t");
+  }
+  auto in = open_input(dir.path("deep.tmx"));
+  TmxReader r(*in);
+  TmxUnit u;
+  CHECK_THROWS_WITH_AS(r.next(u), "elements nested more than 1000 levels deep", Error);
+}
