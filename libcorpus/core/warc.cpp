@@ -59,7 +59,13 @@ bool WarcReader::fill(size_t need) {
       consumed_ += pos_;
       pos_ = 0;
     }
-    size_t want = std::max(kChunk, need - (end_ - pos_));
+    // Grow by what is missing, but at most by what is already held (and at
+    // least a chunk): `need` may come from a Content-Length header, and a
+    // 500-byte file that claims 10 GB must fail as truncated after reading
+    // what is there, not allocate 10 GB first. Doubling keeps big blocks
+    // linear.
+    const size_t have = end_ - pos_;
+    size_t want = std::max(kChunk, std::min(need - have, std::max(kChunk, have)));
     if (buf_.size() < end_ + want) buf_.resize(end_ + want);
     size_t got = src_.read(buf_.data() + end_, want);
     end_ += got;
@@ -101,13 +107,16 @@ void WarcReader::skip(uint64_t n) {
 
 bool WarcReader::next(WarcRecord& rec) {
   std::string line;
+  // Where this record starts, for resync(): set before anything can throw.
+  record_start_ = consumed_ + pos_;
   // Records may be separated by extra blank lines in the wild.
   do {
+    record_start_ = consumed_ + pos_;
     if (!read_line(line)) return false;
   } while (line.empty());
   rec = WarcRecord{};
   rec.number = ++number_;
-  rec.offset = consumed_ + pos_ - line.size() - 1;
+  rec.offset = record_start_;
   if (line.rfind("WARC/", 0) != 0)
     throw Error(fmt::format("record {}: not a WARC record (starts with {})", rec.number, quote(line, 40)),
                 "is this a WARC file? pc-ingest also reads tar, zip and folders")
@@ -140,7 +149,6 @@ bool WarcReader::next(WarcRecord& rec) {
     }
   }
   if (!have_length) throw Error(fmt::format("record {}: no Content-Length header", rec.number)).at(name());
-  block_start_ = consumed_ + pos_;
   if (rec.content_length > max_block_) {
     rec.oversize = true;
     skip(rec.content_length);
@@ -164,10 +172,18 @@ bool WarcReader::next(WarcRecord& rec) {
 }
 
 bool WarcReader::resync() {
-  // Search from the start of the bad record's block when it is still
-  // buffered: a Content-Length that is too long swallowed the next header.
-  if (block_start_ >= consumed_ && block_start_ - consumed_ < pos_) pos_ = static_cast<size_t>(block_start_ - consumed_);
+  // Search from one byte past the start of the record that failed: a
+  // Content-Length that is too long swallowed the next header, so the next
+  // record may start inside the bad one's block; and starting past the bad
+  // record's first byte means each resync moves forward, so a record that
+  // fails again is skipped and never found a second time.
+  const uint64_t from = record_start_ + 1;
+  if (from < consumed_) pos_ = 0;  // already dropped from the buffer: all held bytes lie after it
+  else if (from - consumed_ <= end_) pos_ = static_cast<size_t>(from - consumed_);
+  else throw Error("cannot resynchronise: the record start is past the data read").at(name());
   for (;;) {
+    // The byte before pos_ belongs to the failed record or later, so a "\n"
+    // there may begin the marker; a "W" at record_start_ itself cannot match.
     size_t hit = std::string_view(buf_.data(), end_).find("\nWARC/1.", pos_ == 0 ? 0 : pos_ - 1);
     if (hit != std::string::npos) {
       pos_ = hit + 1;
@@ -177,7 +193,10 @@ bool WarcReader::resync() {
     size_t keep = std::min<size_t>(end_ - pos_, 8);
     pos_ = end_ - keep;
     size_t have = end_ - pos_;
-    if (!fill(have + 1)) return false;
+    if (!fill(have + 1)) {
+      pos_ = end_;
+      return false;
+    }
   }
 }
 

@@ -44,7 +44,9 @@ class WarcReader {
   bool next(WarcRecord& rec);
 
   // After next() threw on a malformed record: skips to the next line that
-  // starts with "WARC/1.". Returns false when none is left.
+  // starts with "WARC/1." after the first byte of that record (so a record
+  // is never found twice and a skipping loop always ends). Returns false when
+  // none is left.
   bool resync();
 
   const std::string& name() const { return src_.name(); }
@@ -64,7 +66,7 @@ class WarcReader {
   bool eof_ = false;
   uint64_t consumed_ = 0;  // bytes consumed before buf_[pos_]
   uint64_t number_ = 0;
-  uint64_t block_start_ = 0;  // stream offset of the last record's block
+  uint64_t record_start_ = 0;  // stream offset of the record next() read last
 };
 
 enum class WarcCompression { kNone, kGzip, kZstd };
