@@ -9,6 +9,14 @@
 
 namespace mt {
 
+// Upper bounds for a model file's config (far above any model trained here),
+// so that a damaged number is refused before anything is sized by it.
+inline constexpr int kMaxVocab = 1 << 24;
+inline constexpr int kMaxDim = 1 << 16;
+inline constexpr int kMaxFfnDim = 1 << 18;
+inline constexpr int kMaxLayers = 1024;
+inline constexpr int kMaxLen = 1 << 16;
+
 struct Config {
   int src_vocab = 0;                // source vocabulary size
   int trg_vocab = 0;                // target vocabulary size
@@ -27,7 +35,9 @@ struct Config {
   std::string preset;               // the preset it was made from ("base", "small", "tiny"), informational
 
   nlohmann::ordered_json to_json() const;
-  static Config from_json(const nlohmann::json& j);  // throws corpus::Error
+  // Throws corpus::Error naming the key for a value missing, of the wrong
+  // type or out of range (a model file is data: never a ConfigError).
+  static Config from_json(const nlohmann::json& j);
   // "base" (Marian transformer-base: 512/8/2048, 6+6, relu, post-norm,
   // tied), "small" (256/4/1024, 3+3) and "tiny" (128/4/512, 2+2).
   static Config from_preset(const std::string& name);  // throws corpus::ConfigError

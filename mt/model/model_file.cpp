@@ -1,5 +1,7 @@
 #include "mt/model/model_file.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,37 @@ namespace mt {
 namespace {
 
 std::vector<uint64_t> dims(const std::vector<int64_t>& shape) { return {shape.begin(), shape.end()}; }
+
+// The config against the file's tensors, before the layout (one entry per
+// tensor) or a copy of the weights is sized by it: the embeddings' shape
+// bounds the vocabularies and dim, the last layer of each stack must be there,
+// and the file must hold at least as many F32 tensors as the layout names, so
+// nothing below allocates more than the file's own header and bytes describe.
+void check_config_fits(const Config& c, const corpus::safetensors::File& f) {
+  const uint64_t C = static_cast<uint64_t>(c.dim);
+  if (c.shared_embeddings) {
+    f.info_shaped("emb.shared", corpus::safetensors::Dtype::kF32, {static_cast<uint64_t>(c.src_vocab), C});
+  } else {
+    f.info_shaped("emb.src", corpus::safetensors::Dtype::kF32, {static_cast<uint64_t>(c.src_vocab), C});
+    f.info_shaped("emb.trg", corpus::safetensors::Dtype::kF32, {static_cast<uint64_t>(c.trg_vocab), C});
+  }
+  auto last_layer = [&](const char* stack, const char* key, int layers) {
+    const std::string name = fmt::format("{}.{}.self.wq", stack, layers - 1);
+    if (!f.has(name))
+      throw corpus::Error(fmt::format("the config says {} {}, but tensor '{}' is missing", key, layers, name),
+                          "the model file is damaged: copy it again or retrain");
+  };
+  last_layer("enc", "enc_layers", c.enc_layers);
+  last_layer("dec", "dec_layers", c.dec_layers);
+  // Tensors per layer in make_layout: attention 8, norm 2, feed-forward 4.
+  const uint64_t want = (c.shared_embeddings ? 1 : 2) + 16 * static_cast<uint64_t>(c.enc_layers) +
+                        26 * static_cast<uint64_t>(c.dec_layers) + (c.pre_norm ? 4 : 0) + (c.tied_output ? 1 : 2);
+  uint64_t have = 0;
+  for (const auto& [name, t] : f.tensors()) have += t.dtype == corpus::safetensors::Dtype::kF32;
+  if (have < want)
+    throw corpus::Error(fmt::format("the config describes {} weight tensors, the file has {}", want, have),
+                        "the model file is damaged: copy it again or retrain");
+}
 
 }  // namespace
 
@@ -43,6 +76,12 @@ ModelFile::ModelFile(const std::string& path) : file_(std::make_unique<corpus::s
     throw corpus::Error(std::string("bad config JSON: ") + e.what()).at(path);
   } catch (corpus::Error& e) {
     throw e.at(path);
+  }
+  try {
+    check_config_fits(cfg_, *file_);
+  } catch (corpus::Error& e) {
+    if (e.file().empty()) e.at(path);
+    throw;
   }
   layout_ = make_layout(cfg_, off_);
   // The weights are used in place when they lie back to back in layout order.

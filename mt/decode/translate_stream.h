@@ -1,0 +1,44 @@
+// Translating a stream of lines with a model file: read lines, encode, decode
+// in batches, write one line per input line, in input order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/output.h"
+#include "mt/decode/greedy.h"
+#include "mt/model/model_file.h"
+#include "mt/spm/spm.h"
+
+namespace mt {
+
+// A model file with the tokenizers inside it, ready to translate with.
+struct TranslationModel {
+  // Throws corpus::Error naming the file when it is no NMT model, is
+  // damaged, or holds no SentencePiece model.
+  explicit TranslationModel(const std::string& path);
+  ModelFile file;
+  Tokenizer src, trg;
+};
+
+struct TranslateOptions {
+  DecodeOptions decode;
+  // Sentences read before a batch of batches is decoded: enough to keep
+  // every batch full, few enough to keep memory bounded on any input.
+  int batches_per_chunk = 64;
+};
+
+struct TranslateCounts {
+  uint64_t sentences = 0;
+};
+
+// Translates every line of `in` to `out` (not committed: the caller does,
+// after a run without error). A line of invalid UTF-8 or with a NUL byte is
+// a corpus::Error at its line. `progress` (may be empty) is called after each
+// chunk with the sentences done so far.
+TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,
+                                 const TranslateOptions& opt, const std::function<void(uint64_t)>& progress = {});
+
+}  // namespace mt
