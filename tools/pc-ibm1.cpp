@@ -65,25 +65,21 @@ void count_rows(cli::Context& ctx, const RunCounts& n) {
 
 // Reads the bitext, runs EM and returns the model (train, and align without -m).
 Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
-  TrainRunOptions t;
-  t.load = {row_options(ctx, o, {parse_token_mode(o.tokenize), o.lowercase}), static_cast<uint32_t>(o.max_len)};
-  t.train = {o.iterations, o.variational, o.alpha, o.prune, o.cache_mb << 20};
-  t.src_lang = ctx.common().src_lang;
-  t.trg_lang = ctx.common().trg_lang;
-  TrainEvents ev;
-  ev.progress = progress(ctx);
-  ev.loaded = [&](const CorpusIds& c) {
-    ctx.set_count("pairs in", c.rows_in);
-    if (c.empty_skipped) {
-      ctx.set_count("empty side (skipped)", c.empty_skipped);
-      ctx.warn(fmt::format("{} pairs with an empty side were skipped", c.empty_skipped));
-    }
-    if (c.long_skipped) ctx.set_count("over --max-len (skipped)", c.long_skipped);
-    if (c.bad_skipped || ctx.common().skip_bad) ctx.set_count("skipped (bad)", c.bad_skipped);
-    ctx.set_count("pairs trained", c.pairs());
-  };
-  ev.indexed = [&](const CorpusIds& c, const Ibm1Trainer& tr, double r, double i) { ctx.info(index_report(c, tr, r, i)); };
-  ev.iteration = [&](const IterationStats& s) { ctx.info(iteration_report(s)); };
+  const TrainRunOptions t{
+      {row_options(ctx, o, {parse_token_mode(o.tokenize), o.lowercase}), static_cast<uint32_t>(o.max_len)},
+      {o.iterations, o.variational, o.alpha, o.prune, o.cache_mb << 20}, ctx.common().src_lang, ctx.common().trg_lang};
+  const TrainEvents ev{progress(ctx), [&](const CorpusIds& c) {
+        ctx.set_count("pairs in", c.rows_in);
+        if (c.empty_skipped) {
+          ctx.set_count("empty side (skipped)", c.empty_skipped);
+          ctx.warn(fmt::format("{} pairs with an empty side were skipped", c.empty_skipped));
+        }
+        if (c.long_skipped) ctx.set_count("over --max-len (skipped)", c.long_skipped);
+        if (c.bad_skipped || ctx.common().skip_bad) ctx.set_count("skipped (bad)", c.bad_skipped);
+        ctx.set_count("pairs trained", c.pairs());
+      },
+      [&](const CorpusIds& c, const Ibm1Trainer& tr, double r, double i) { ctx.info(index_report(c, tr, r, i)); },
+      [&](const IterationStats& s) { ctx.info(iteration_report(s)); }};
   return train_model(in, t, ev);
 }
 
@@ -112,10 +108,9 @@ void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::stri
   if (!o.src_file.empty() || !o.trg_file.empty()) throw cli::UsageError("translate reads plain text: give FILE, not --src/--trg");
   auto src = open_one(ctx, o, files, "pc-ibm1 translate -m MODEL [options] [FILE]");
   const Ibm1Model m = Ibm1Model::load(o.model);
-  const bool skip = ctx.common().skip_bad;
-  RunCounts n = translate_lines(*src, m, o.drop_null, skip, o.max_line(), writer(out), progress(ctx));
+  RunCounts n = translate_lines(*src, m, o.drop_null, ctx.common().skip_bad, o.max_line(), writer(out), progress(ctx));
   ctx.set_count("lines", n.rows);
-  if (n.skipped_bad || skip) ctx.set_count("skipped (bad)", n.skipped_bad);
+  if (n.skipped_bad || ctx.common().skip_bad) ctx.set_count("skipped (bad)", n.skipped_bad);
 }
 
 void run_lexicon(cli::Context& ctx, const Opts& o, Output& out) {
