@@ -1,5 +1,7 @@
 #include "libcorpus/core/json_write.h"
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "libcorpus/core/utf8.h"
@@ -52,37 +54,44 @@ void append_json_hundredths(std::string& out, int k) {
 }
 
 void append_json(std::string& out, const nlohmann::ordered_json& j, bool strict) {
-  switch (j.type()) {
-    case nlohmann::ordered_json::value_t::string:
-      append_json_string(out, j.get_ref<const std::string&>(), strict);
-      return;
-    case nlohmann::ordered_json::value_t::object: {
-      out += '{';
-      bool first = true;
-      for (const auto& [key, value] : j.items()) {
-        if (!first) out += ',';
-        first = false;
-        append_json_string(out, key, strict);
-        out += ':';
-        append_json(out, value, strict);
-      }
-      out += '}';
-      return;
+  using json = nlohmann::ordered_json;
+  // An explicit stack instead of recursion: a value of any depth is written
+  // without growing the call stack (10,000 nested arrays overflowed it).
+  struct Open {
+    const json* container;
+    json::const_iterator it;
+  };
+  std::vector<Open> open;
+  // Writes a scalar, or the opening bracket of a container (then pushed).
+  auto begin = [&](const json& v) {
+    switch (v.type()) {
+      case json::value_t::string: append_json_string(out, v.get_ref<const std::string&>(), strict); return;
+      case json::value_t::object: out += '{'; break;
+      case json::value_t::array: out += '['; break;
+      default:
+        out += v.dump(-1, ' ', false,
+                      strict ? nlohmann::json::error_handler_t::strict : nlohmann::json::error_handler_t::replace);
+        return;
     }
-    case nlohmann::ordered_json::value_t::array: {
-      out += '[';
-      bool first = true;
-      for (const auto& value : j) {
-        if (!first) out += ',';
-        first = false;
-        append_json(out, value, strict);
-      }
-      out += ']';
-      return;
+    open.push_back({&v, v.cbegin()});
+  };
+  begin(j);
+  while (!open.empty()) {
+    Open& top = open.back();
+    const bool object = top.container->is_object();
+    if (top.it == top.container->cend()) {
+      out += object ? '}' : ']';
+      open.pop_back();
+      continue;
     }
-    default:
-      out += j.dump(-1, ' ', false,
-                    strict ? nlohmann::json::error_handler_t::strict : nlohmann::json::error_handler_t::replace);
+    if (top.it != top.container->cbegin()) out += ',';
+    if (object) {
+      append_json_string(out, top.it.key(), strict);
+      out += ':';
+    }
+    const json& value = *top.it;
+    ++top.it;
+    begin(value);  // may push: `top` is not used after this
   }
 }
 

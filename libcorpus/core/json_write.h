@@ -20,7 +20,7 @@ namespace corpus {
 void append_json_string(std::string& out, std::string_view s, bool strict = false);
 
 // Appends `j` as nlohmann's j.dump(-1, ' ', false, strict or replace)
-// writes it; strings and containers by hand, numbers, booleans and null
+// writes it, at any depth (no recursion); strings and containers by hand, numbers, booleans and null
 // through nlohmann.
 void append_json(std::string& out, const nlohmann::ordered_json& j, bool strict = false);
 

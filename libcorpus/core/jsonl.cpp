@@ -6,8 +6,35 @@
 
 namespace corpus {
 
+size_t json_nesting_depth(std::string_view text, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped byte cannot end the string
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 std::string parse_document(std::string_view line, Document& doc) {
   if (line.find('\0') != std::string_view::npos) return "NUL byte in a JSON line";
+  // Checked before parsing: the parser takes any depth, but a value nested
+  // this deep is no document, and code that walks the tree (writers, dumps)
+  // need not be ready for millions of levels.
+  if (json_nesting_depth(line, kMaxJsonDepth) > kMaxJsonDepth)
+    return "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep";
   try {
     doc.json = nlohmann::ordered_json::parse(line.begin(), line.end());
   } catch (const nlohmann::json::parse_error& e) {

@@ -24,8 +24,17 @@ struct Document {
   const std::string& text() const { return json.at("text").get_ref<const std::string&>(); }
 };
 
-// Parses one line. Returns "" or what is wrong (not JSON, not an object, a
-// required key missing or not a string, NUL in text).
+// The deepest nesting of arrays and objects a document line may have (the
+// document object itself is level 1). Deeper lines are bad records.
+inline constexpr size_t kMaxJsonDepth = 1000;
+
+// The deepest nesting of [ and { outside strings in `text`, counting only up
+// to the first level past `limit` (so the scan of a hostile line stops early).
+size_t json_nesting_depth(std::string_view text, size_t limit = kMaxJsonDepth);
+
+// Parses one line. Returns "" or what is wrong (not JSON, not an object,
+// nested deeper than kMaxJsonDepth, a required key missing or not a string,
+// NUL in text).
 std::string parse_document(std::string_view line, Document& doc);
 
 // One line of JSON (no trailing newline); UTF-8 is written as is.
