@@ -69,7 +69,14 @@ class BrokenPipe : public std::exception {
 // strerror(errno) as a std::string, for messages.
 std::string errno_text(int err);
 
-// Quotes a value for an error message, shortening it to `max` bytes.
+// `text` made safe for a one-line message: \n, \r and \t written as those
+// two characters, U+2028, U+2029 and C1 controls as \uXXXX, other control
+// bytes and bytes that are not UTF-8 as \xNN. Valid UTF-8 passes as is;
+// backslashes are not doubled (messages stay readable, not reversible).
+std::string one_line(std::string_view text);
+
+// Quotes a value for an error message, escaped as one_line() does and
+// shortened to about `max` bytes (never inside a character).
 std::string quote(std::string_view value, size_t max = 60);
 
 }  // namespace corpus

@@ -125,7 +125,7 @@ TEST_CASE("error format: tool, file, line, message, hint") {
   CHECK(e.format("pc-x") == "pc-x: f.tsv:12: bad thing (x) \u2014 do this");
   CHECK(cli::UsageError("wrong").exit_code() == 2);
   CHECK(Error("w").at("-").format("pc-x") == "pc-x: <stdin>: w");
-  CHECK(quote("a\tb") == "'a\\x09b'");
+  CHECK(quote("a\tb") == "'a\\tb'");  // a tab is written as \t (test_error.cpp has the rest)
 }
 
 TEST_CASE("shared option values: lists and sizes") {
