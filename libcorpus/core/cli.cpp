@@ -39,6 +39,11 @@ OptionRef& OptionRef::range(double lo, double hi) {
 
 OptionRef& OptionRef::at_least(double lo) { return range(lo, std::numeric_limits<double>::infinity()); }
 
+OptionRef& OptionRef::whole_items() {
+  o_.split_commas = false;
+  return *this;
+}
+
 OptionRef& OptionRef::runtime_only() {
   o_.runtime_only = true;
   return *this;
@@ -123,9 +128,11 @@ OptionRef App::option(const std::string& names, std::string arg, T* target, std:
     o.kind = Kind::kList;
     // The first value given replaces the default list; later ones add to it.
     auto fresh = std::make_shared<bool>(true);
-    o.set = [target, fresh](const Option&, const std::string& v) {
+    o.set = [target, fresh](const Option& opt, const std::string& v) {
       if (*fresh) target->clear(), *fresh = false;
-      for (auto& item : split_list(v)) target->push_back(item);
+      if (!opt.split_commas) target->push_back(v);
+      else
+        for (auto& item : split_list(v)) target->push_back(item);
     };
   } else if constexpr (std::is_same_v<V, std::string>) {
     o.kind = Kind::kString;

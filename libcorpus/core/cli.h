@@ -58,6 +58,7 @@ struct Option {
   bool has_range = false;            // kInt, kFloat: lo <= value <= hi
   double lo = 0, hi = 0;
   bool runtime_only = false;  // cannot change the output (threads, logging)
+  bool split_commas = true;   // kList: "a,b" is two items
   std::string range_text() const;    // "0..1", "1..", "" without a range
 };
 
@@ -70,6 +71,8 @@ class OptionRef {
   OptionRef& at_least(double lo);
   // The option cannot change the output (threads, logging): provenance leaves it out.
   OptionRef& runtime_only();
+  // kList: each value is one item, commas included (regexes).
+  OptionRef& whole_items();
   Option& option() { return o_; }
 
  private:

@@ -12,7 +12,7 @@ seed-not-http	2	empty	~not an http or https URL: 'ftp://example.org/'	pc-crawl -
 bad-scope	2	empty	~--scope must be host, domain or prefix, not 'planet'	pc-crawl --scope planet http://127.0.0.1:9/
 bad-regex	2	empty	~--include '\(' is not a valid regular expression	pc-crawl --include '(' http://127.0.0.1:9/
 bad-size	2	empty	~--max-body must be a size	pc-crawl --max-body huge http://127.0.0.1:9/
-negative-delay	2	empty	~must not be negative	pc-crawl --delay -1 http://127.0.0.1:9/
+negative-delay	2	empty	~--delay must be at least 0, not '-1'$	pc-crawl --delay -1 http://127.0.0.1:9/
 state-needs-file	2	empty	~--state needs -o FILE	pc-crawl --state s http://127.0.0.1:9/
 bad-state-file	1	empty	~s: not a pc-crawl state file	echo garbage > s && pc-crawl --state s -o x.warc http://127.0.0.1:9/
 missing-seeds-file	1	empty	~nofile: No such file	pc-crawl --seeds nofile -o x.warc
