@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-#include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 #include "mt/train/trainer.h"
 
 int main(int argc, char** argv) {
@@ -31,8 +31,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < B * 64; ++i) {
     std::vector<int32_t> s(T - 1), t(T - 1);
     for (int j = 0; j < T - 1; ++j) {
-      s[j] = 4 + static_cast<int32_t>(mt::mix64(static_cast<uint64_t>(i) * 1000 + j) % (V - 4));
-      t[j] = 4 + static_cast<int32_t>(mt::mix64(static_cast<uint64_t>(i) * 1000 + j + 500) % (V - 4));
+      s[j] = 4 + static_cast<int32_t>(corpus::mix64(static_cast<uint64_t>(i) * 1000 + j) % (V - 4));
+      t[j] = 4 + static_cast<int32_t>(corpus::mix64(static_cast<uint64_t>(i) * 1000 + j + 500) % (V - 4));
     }
     data.src.push_back(s);
     data.trg.push_back(t);

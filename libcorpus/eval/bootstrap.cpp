@@ -7,24 +7,18 @@
 #include <numeric>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/hash_mix.h"
 
 namespace corpus::eval {
 
 namespace {
-
-uint64_t splitmix64(uint64_t& x) {
-  uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // xoshiro256** (Blackman & Vigna), one stream per resample.
 class Rng {
  public:
   Rng(uint64_t seed, uint64_t stream) {
     uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ULL);
-    for (auto& v : s_) v = splitmix64(x);
+    for (auto& v : s_) v = corpus::splitmix64(x);
   }
   uint64_t next() {
     const uint64_t result = rotl(s_[1] * 5, 7) * 9;

@@ -7,52 +7,54 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "libcorpus/core/hash_mix.h"
+
 namespace corpus::eval::detail {
 
-inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
-// uint64 key -> dense id 1, 2, 3, ... (0 is never an id).
-class KeyInterner {
+// Key -> dense id 1, 2, 3, ... (0 is never an id): open addressing with
+// linear probing, grown to keep it at most half full. `used_` lists the
+// filled slots in insertion order, so clear() costs what was interned and
+// growing re-inserts in the same order. Hash(key) places a key; the ids are
+// the insertion order whatever the hash.
+template <class Key, class Hash>
+class Interner {
  public:
-  KeyInterner() { rehash(256); }
+  Interner() { rehash(256); }
   void clear() {
     for (uint32_t s : used_) vals_[s] = 0;
     used_.clear();
     next_ = 1;
   }
   uint32_t size() const { return next_ - 1; }
-  uint32_t intern(uint64_t key) {
+  uint32_t intern(Key key) {
     if ((used_.size() + 1) * 2 > cap_) grow();
-    size_t m = cap_ - 1, s = mix64(key) & m;
+    size_t m = cap_ - 1, s = Hash{}(key) & m;
     while (vals_[s] != 0) {
       if (keys_[s] == key) return vals_[s];
       s = (s + 1) & m;
     }
-    keys_[s] = key;
-    vals_[s] = next_;
-    used_.push_back(static_cast<uint32_t>(s));
+    place(s, key, next_);
     return next_++;
   }
 
  private:
   void rehash(size_t cap) {
     cap_ = cap;
-    keys_.assign(cap, 0);
+    keys_.assign(cap, Key{});
     vals_.assign(cap, 0);
   }
+  void place(size_t s, Key key, uint32_t val) {
+    keys_[s] = key;
+    vals_[s] = val;
+    used_.push_back(static_cast<uint32_t>(s));
+  }
   void grow() {
-    std::vector<uint64_t> k;
+    std::vector<Key> k;
     std::vector<uint32_t> v;
     k.reserve(used_.size());
     v.reserve(used_.size());
@@ -64,85 +66,42 @@ class KeyInterner {
     used_.clear();
     size_t m = cap_ - 1;
     for (size_t i = 0; i < k.size(); ++i) {
-      size_t s = mix64(k[i]) & m;
+      size_t s = Hash{}(k[i]) & m;
       while (vals_[s] != 0) s = (s + 1) & m;
-      keys_[s] = k[i];
-      vals_[s] = v[i];
-      used_.push_back(static_cast<uint32_t>(s));
+      place(s, k[i], v[i]);
     }
   }
   size_t cap_ = 0;
-  std::vector<uint64_t> keys_;
+  std::vector<Key> keys_;
   std::vector<uint32_t> vals_;
   std::vector<uint32_t> used_;
   uint32_t next_ = 1;
 };
 
-// string -> dense id 1, 2, 3, ... The strings must outlive the ids' use
-// (until clear()).
-class TokenInterner {
- public:
-  TokenInterner() { rehash(256); }
-  void clear() {
-    for (uint32_t s : used_) vals_[s] = 0;
-    used_.clear();
-    next_ = 1;
-  }
-  uint32_t intern(std::string_view tok) {
-    if ((used_.size() + 1) * 2 > cap_) grow();
-    size_t m = cap_ - 1, s = hash(tok) & m;
-    while (vals_[s] != 0) {
-      if (keys_[s] == tok) return vals_[s];
-      s = (s + 1) & m;
-    }
-    keys_[s] = tok;
-    vals_[s] = next_;
-    used_.push_back(static_cast<uint32_t>(s));
-    return next_++;
-  }
+struct KeyHash {
+  uint64_t operator()(uint64_t key) const { return corpus::mix64(key); }
+};
 
- private:
-  static uint64_t hash(std::string_view s) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
+// The bytes of a token, eight at a time, little-endian.
+struct TokenHash {
+  uint64_t operator()(std::string_view s) const {
+    uint64_t h = corpus::kGoldenGamma ^ s.size();
     size_t i = 0;
     for (; i + 8 <= s.size(); i += 8) {
       uint64_t w = 0;
       for (int k = 0; k < 8; ++k) w |= static_cast<uint64_t>(static_cast<unsigned char>(s[i + k])) << (8 * k);
-      h = mix64(h ^ w);
+      h = corpus::mix64(h ^ w);
     }
     uint64_t w = 0;
     for (int k = 0; i < s.size(); ++i, ++k) w |= static_cast<uint64_t>(static_cast<unsigned char>(s[i])) << (8 * k);
-    return mix64(h ^ w);
+    return corpus::mix64(h ^ w);
   }
-  void rehash(size_t cap) {
-    cap_ = cap;
-    keys_.assign(cap, {});
-    vals_.assign(cap, 0);
-  }
-  void grow() {
-    std::vector<std::string_view> k;
-    std::vector<uint32_t> v;
-    for (uint32_t s : used_) {
-      k.push_back(keys_[s]);
-      v.push_back(vals_[s]);
-    }
-    rehash(cap_ * 2);
-    used_.clear();
-    size_t m = cap_ - 1;
-    for (size_t i = 0; i < k.size(); ++i) {
-      size_t s = hash(k[i]) & m;
-      while (vals_[s] != 0) s = (s + 1) & m;
-      keys_[s] = k[i];
-      vals_[s] = v[i];
-      used_.push_back(static_cast<uint32_t>(s));
-    }
-  }
-  size_t cap_ = 0;
-  std::vector<std::string_view> keys_;
-  std::vector<uint32_t> vals_;
-  std::vector<uint32_t> used_;
-  uint32_t next_ = 1;
 };
+
+// uint64 key -> dense id.
+using KeyInterner = Interner<uint64_t, KeyHash>;
+// string -> dense id. The strings must outlive the ids' use (until clear()).
+using TokenInterner = Interner<std::string_view, TokenHash>;
 
 // N-gram ids of symbol sequences, with per-id count arrays.
 class NgramSpace {

@@ -1,5 +1,7 @@
 #include "mt/layers/dropout.h"
 
+#include "libcorpus/core/hash_mix.h"
+
 namespace mt {
 
 template <class T>
@@ -11,9 +13,9 @@ void dropout_forward(T* x, int64_t n, float p, uint64_t seed, std::vector<uint8_
   mask.resize(n);
   const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 18446744073709551616.0);
   const T scale = T(1) / (T(1) - T(p));
-  const uint64_t base = mix64(seed);
+  const uint64_t base = corpus::mix64(seed);
   for (int64_t i = 0; i < n; ++i) {
-    bool keep = mix64(base + static_cast<uint64_t>(i)) >= threshold;
+    bool keep = corpus::mix64(base + static_cast<uint64_t>(i)) >= threshold;
     mask[i] = keep;
     x[i] = keep ? x[i] * scale : T(0);
   }

@@ -9,14 +9,6 @@
 
 namespace mt {
 
-// splitmix64: the hash behind the masks and the trainer's seeds.
-inline uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 // x[n] *= mask/(1-p), keeping the mask (0/1) for the backward pass. p = 0
 // leaves x alone and the mask empty.
 template <class T>

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 
 namespace mt {
 
@@ -36,8 +36,8 @@ void init_params(const ParamLayout& layout, T* p, uint64_t seed) {
     }
     double limit = std::sqrt(6.0 / static_cast<double>(t.shape[0] + t.shape[1]));
     for (int64_t i = 0; i < t.size; ++i) {
-      double u = static_cast<double>(mix64(seed * 0x100000001b3ULL + static_cast<uint64_t>(t.offset + i)) >> 11) *
-                 0x1.0p-53;
+      const uint64_t h = corpus::mix64(seed * 0x100000001b3ULL + static_cast<uint64_t>(t.offset + i));
+      double u = static_cast<double>(h >> 11) * 0x1.0p-53;
       x[i] = T((2 * u - 1) * limit);
     }
   }

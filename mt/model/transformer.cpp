@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 #include "mt/layers/embedding.h"
 #include "mt/layers/layernorm.h"
 #include "mt/layers/linear.h"
@@ -140,7 +141,7 @@ struct Ctx {
   float drop;
   uint64_t seed;
   uint64_t site = 0;
-  uint64_t next_seed() { return mix64(seed ^ (0x9e3779b97f4a7c15ULL * ++site)); }
+  uint64_t next_seed() { return corpus::mix64(seed ^ (0x9e3779b97f4a7c15ULL * ++site)); }
 };
 
 template <class T>

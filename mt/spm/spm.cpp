@@ -13,7 +13,7 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/utf8.h"
-#include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 
 namespace mt {
 
@@ -42,7 +42,7 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
   std::iota(order.begin(), order.end(), 0);
   if (order.size() > opt.max_sentences) {
     std::vector<uint64_t> key(order.size());
-    for (size_t i = 0; i < key.size(); ++i) key[i] = mix64(opt.seed * 0x9e3779b97f4a7c15ULL + i);
+    for (size_t i = 0; i < key.size(); ++i) key[i] = corpus::mix64(opt.seed * 0x9e3779b97f4a7c15ULL + i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
     order.resize(opt.max_sentences);
     std::sort(order.begin(), order.end());

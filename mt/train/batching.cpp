@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 
 namespace mt {
 
@@ -17,10 +17,10 @@ std::vector<std::vector<uint32_t>> make_batches(const Corpus& c, int64_t max_tok
                                                 bool shuffle) {
   std::vector<uint32_t> order(c.size());
   std::iota(order.begin(), order.end(), 0u);
-  const uint64_t eseed = mix64(seed ^ mix64(static_cast<uint64_t>(epoch) + 0x51ed2701ULL));
+  const uint64_t eseed = corpus::mix64(seed ^ corpus::mix64(static_cast<uint64_t>(epoch) + 0x51ed2701ULL));
   if (shuffle) {
     std::vector<uint64_t> key(order.size());
-    for (size_t i = 0; i < key.size(); ++i) key[i] = mix64(eseed + i);
+    for (size_t i = 0; i < key.size(); ++i) key[i] = corpus::mix64(eseed + i);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
   }
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -43,7 +43,7 @@ std::vector<std::vector<uint32_t>> make_batches(const Corpus& c, int64_t max_tok
   if (!cur.empty()) batches.push_back(std::move(cur));
   if (shuffle) {
     std::vector<uint64_t> key(batches.size());
-    for (size_t i = 0; i < key.size(); ++i) key[i] = mix64(eseed ^ (0xb5ad4eceda1ce2a9ULL + i));
+    for (size_t i = 0; i < key.size(); ++i) key[i] = corpus::mix64(eseed ^ (0xb5ad4eceda1ce2a9ULL + i));
     std::vector<size_t> idx(batches.size());
     std::iota(idx.begin(), idx.end(), size_t{0});
     std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });

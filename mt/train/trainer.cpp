@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "libcorpus/core/error.h"
-#include "mt/layers/dropout.h"
+#include "libcorpus/core/hash_mix.h"
 #include "libcorpus/eval/bleu.h"
 #include "libcorpus/eval/chrf.h"
 #include "mt/model/transformer.h"
@@ -131,7 +131,8 @@ double Trainer::step_once(const std::vector<uint32_t>& batch, double lr, double&
     po.dropout = opt_.dropout;
     po.label_smoothing = opt_.label_smoothing;
     po.loss_scale = 1.0 / static_cast<double>(tokens);
-    po.seed = mix64(opt_.seed ^ mix64(static_cast<uint64_t>(state_.step) * 64 + static_cast<uint64_t>(s)));
+    po.seed =
+        corpus::mix64(opt_.seed ^ corpus::mix64(static_cast<uint64_t>(state_.step) * 64 + static_cast<uint64_t>(s)));
     losses[s] = shard_models_[s]->pass(params_.data(), shard_grads_[s].data(), b, po).loss;
   });
   // Deterministic reduction: every element summed over shards in shard order.
