@@ -11,6 +11,7 @@
 #include "libcorpus/core/hash_mix.h"
 #include "libcorpus/eval/bleu.h"
 #include "libcorpus/eval/chrf.h"
+#include "libcorpus/eval/corpus_score.h"
 #include "mt/model/transformer.h"
 
 namespace mt {
@@ -176,23 +177,12 @@ nlohmann::ordered_json Trainer::validate(int) {
   for (size_t k = 0; k < batches.size(); ++k) total += loss[k], n += toks[k];
   r["loss"] = total / static_cast<double>(std::max<int64_t>(1, n));
   auto hyp_ids = greedy_translate(cfg_, params_.data(), valid_.data.src, opt_.decode);
-  corpus::eval::Bleu bleu{corpus::eval::BleuConfig{}};
-  corpus::eval::Chrf chrf{corpus::eval::ChrfConfig{}};
-  std::vector<int64_t> bs(bleu.stats_size(), 0), cs(chrf.stats_size(), 0), tmp;
-  auto bsc = bleu.scorer();
-  auto csc = chrf.scorer();
-  for (size_t i = 0; i < hyp_ids.size(); ++i) {
-    std::string hyp = detok_(hyp_ids[i]);
-    std::vector<std::string_view> refs{valid_.refs[i]};
-    tmp.assign(bs.size(), 0);
-    bsc->stats(hyp, refs, tmp.data());
-    for (size_t j = 0; j < bs.size(); ++j) bs[j] += tmp[j];
-    tmp.assign(cs.size(), 0);
-    csc->stats(hyp, refs, tmp.data());
-    for (size_t j = 0; j < cs.size(); ++j) cs[j] += tmp[j];
-  }
-  r["chrf"] = chrf.score(cs.data());
-  r["bleu"] = bleu.score(bs.data());
+  std::vector<std::string> hyps;
+  hyps.reserve(hyp_ids.size());
+  for (const auto& ids : hyp_ids) hyps.push_back(detok_(ids));
+  const std::span<const std::vector<std::string>> refs(&valid_.refs, 1);
+  r["chrf"] = corpus::eval::corpus_score(corpus::eval::Chrf{corpus::eval::ChrfConfig{}}, hyps, refs);
+  r["bleu"] = corpus::eval::corpus_score(corpus::eval::Bleu{corpus::eval::BleuConfig{}}, hyps, refs);
   return r;
 }
 

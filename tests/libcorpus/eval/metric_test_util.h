@@ -5,27 +5,20 @@
 #include <string>
 #include <vector>
 
-#include "libcorpus/eval/metric.h"
+#include "libcorpus/eval/corpus_score.h"
 
 namespace mt_test {
 
-// refs[r][i]: reference set r, segment i (sacreBLEU's layout).
+// corpus::eval's corpus scorer with brace-initialised segments:
+// refs[r][i] is reference set r, segment i (sacreBLEU's layout).
 inline std::vector<int64_t> corpus_stats(const corpus::eval::Metric& m, const std::vector<std::string>& hyps,
                                          const std::vector<std::vector<std::string>>& refs) {
-  auto sc = m.scorer();
-  std::vector<int64_t> total(m.stats_size(), 0), seg(m.stats_size());
-  for (size_t i = 0; i < hyps.size(); ++i) {
-    std::vector<std::string_view> r;
-    for (const auto& set : refs) r.push_back(set[i]);
-    sc->stats(hyps[i], r, seg.data());
-    for (size_t k = 0; k < seg.size(); ++k) total[k] += seg[k];
-  }
-  return total;
+  return corpus::eval::corpus_stats(m, hyps, refs);
 }
 
 inline double corpus_score(const corpus::eval::Metric& m, const std::vector<std::string>& hyps,
                            const std::vector<std::vector<std::string>>& refs) {
-  return m.score(corpus_stats(m, hyps, refs).data());
+  return corpus::eval::corpus_score(m, hyps, refs);
 }
 
 inline double sentence_score(const corpus::eval::Metric& m, const std::string& hyp, const std::vector<std::string>& refs) {
