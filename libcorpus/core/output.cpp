@@ -161,8 +161,8 @@ Output::Output(const std::string& path, Compression compression) : path_(path.em
     fd_ = 1;
   } else {
     size_t slash = path_.rfind('/');
-    std::string dir = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
-    std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
+    dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
+    base_ = slash == std::string::npos ? path_ : path_.substr(slash + 1);
     struct stat st;
     const bool exists = ::stat(path_.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) throw Error("is a directory", "give a file name for -o").at(path_);
@@ -175,7 +175,7 @@ Output::Output(const std::string& path, Compression compression) : path_(path.em
       buf_.reserve(cap_);
       return;
     }
-    tmp_path_ = dir + "." + base + ".tmp-XXXXXX";
+    tmp_path_ = tempfiles::template_for(dir_, base_);
     fd_ = ::mkostemp(tmp_path_.data(), O_CLOEXEC);
     if (fd_ < 0) {
       int e = errno;
@@ -265,6 +265,8 @@ void Output::commit() {
       throw Error("cannot rename temporary file into place (" + errno_text(e) + ")").at(path_);
     }
     tempfiles::remove(temp_slot_);
+    // The final name is in place: what killed runs left beside it goes.
+    tempfiles::remove_stale(dir_, base_);
   }
   committed_ = true;
 }

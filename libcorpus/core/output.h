@@ -3,6 +3,8 @@
 // A file is written under a temporary name in the same folder and renamed to
 // its real name by commit(); until then (error, Ctrl-C, kill) the real name is
 // never a half-written file. Write and close errors are checked and thrown.
+// A successful commit() also removes temporaries of the same name that killed
+// runs left behind (tempfiles::remove_stale).
 // An existing device or FIFO (/dev/null, /dev/stdout) is written directly.
 #pragma once
 
@@ -53,6 +55,7 @@ class Output {
   void write_fd(const char* p, size_t n);
 
   std::string path_;
+  std::string dir_, base_;  // path_ split: "" or "folder/", and the file name
   std::string tmp_path_;
   int fd_ = -1;
   bool committed_ = false;

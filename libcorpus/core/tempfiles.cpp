@@ -1,9 +1,14 @@
 #include "libcorpus/core/tempfiles.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <memory>
+#include <string_view>
 
 namespace corpus::tempfiles {
 namespace {
@@ -37,6 +42,58 @@ void remove(int slot) {
 void unlink_all() noexcept {
   for (int i = 0; i < kSlots; ++i)
     if (g_used[i].load() && g_paths[i][0] != '\0') ::unlink(g_paths[i]);
+}
+
+namespace {
+
+// This host's name as it goes into a file name: letters, digits, '.', '_' and
+// '-' only, at most 64 bytes.
+const std::string& host_tag() {
+  static const std::string tag = [] {
+    char buf[256] = {};
+    if (::gethostname(buf, sizeof buf - 1) != 0 || !buf[0]) return std::string("localhost");
+    std::string t;
+    for (const char* p = buf; *p && t.size() < 64; ++p) {
+      const char c = *p;
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '-' || c == '_';
+      t += ok ? c : '_';
+    }
+    return t;
+  }();
+  return tag;
+}
+
+std::string prefix_for(const std::string& base) { return "." + base + ".tmp-"; }
+
+}  // namespace
+
+std::string template_for(const std::string& dir, const std::string& base) {
+  return dir + prefix_for(base) + host_tag() + "-" + std::to_string(::getpid()) + "-XXXXXX";
+}
+
+int remove_stale(const std::string& dir, const std::string& base) {
+  const std::string prefix = prefix_for(base) + host_tag() + "-";
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.empty() ? "." : dir.c_str()), ::closedir);
+  if (!d) return 0;
+  int removed = 0;
+  while (const dirent* e = ::readdir(d.get())) {
+    std::string_view name(e->d_name);
+    // PREFIX PID "-" six characters from mkostemp
+    if (name.size() < prefix.size() + 8 || name.substr(0, prefix.size()) != prefix) continue;
+    std::string_view rest = name.substr(prefix.size(), name.size() - prefix.size() - 7);
+    if (name[name.size() - 7] != '-' || rest.empty() || rest.size() > 9) continue;
+    long pid = 0;
+    bool digits = true;
+    for (char c : rest) {
+      digits = digits && c >= '0' && c <= '9';
+      pid = pid * 10 + (c - '0');
+    }
+    if (!digits || pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know
+    if (::unlink((dir + std::string(name)).c_str()) == 0) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace corpus::tempfiles

@@ -2,9 +2,26 @@
 //
 // SIGINT/SIGTERM handlers cannot take locks or allocate, so the paths live in
 // fixed slots that the handler walks with async-signal-safe unlink(2).
+//
+// Temporary names also carry the host and process that own them
+// (".NAME.tmp-HOST-PID-XXXXXX" beside NAME), so that a later run that writes
+// NAME can remove what a killed run (SIGKILL, a crash, a lost node) left.
 #pragma once
 
+#include <string>
+
 namespace corpus::tempfiles {
+
+// The mkostemp(3) template for a temporary file of the final name dir + base
+// (dir empty or ending in '/').
+std::string template_for(const std::string& dir, const std::string& base);
+
+// Removes the temporaries of dir + base whose owner is gone: made on this host
+// by a process that no longer exists (kill(pid, 0) says ESRCH), and not by
+// this process. A live run's temporary, one from another host (a shared
+// folder on a cluster) and one without an owner (made by older versions) are
+// left alone. Returns how many were removed; errors are ignored.
+int remove_stale(const std::string& dir, const std::string& base);
 
 // Records a path; returns its slot, or -1 if every slot is taken (the file then
 // simply is not cleaned up by a signal; it is still never the final name).
