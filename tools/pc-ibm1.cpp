@@ -19,16 +19,14 @@ using namespace align;
 namespace {
 
 struct Opts {
-  std::string command, model, src_file, trg_file, tokenize = "icu", direction, sym = "grow-diag-final-and",
-                                                   format = "ttable";
+  std::string command, model, src_file, trg_file, tokenize = "icu", direction = "sym", lex_direction = "fwd",
+                                                   sym = "grow-diag-final-and", format = "ttable";
   bool lowercase = false, variational = false, drop_null = false;
   int iterations = 5, max_len = 0;
   double alpha = 0.01, prune = 1e-6, floor = 1e-7, min_prob = 0;
   uint64_t cache_mb = 2048, max_line_mb = 32;
   size_t max_line() const { return static_cast<size_t>(max_line_mb) << 20; }
 };
-
-const char* kCommands = "train, align, lexicon, score or translate";
 
 // FILE or stdin, its lines cut past --max-line-mb (line_cap.h).
 std::unique_ptr<ByteSource> open_one(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files,
@@ -84,8 +82,6 @@ Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
 }
 
 void run_align(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
-  if (o.direction != "fwd" && o.direction != "rev" && o.direction != "sym")
-    throw cli::UsageError("--direction for align must be fwd, rev or sym, not " + quote(o.direction));
   const AlignOptions a{o.direction == "fwd" ? Direction::kFwd : o.direction == "rev" ? Direction::kRev : Direction::kSym,
                        parse_symmetrize(o.sym)};
   if (o.model.empty()) return align_corpus(train(ctx, o, in), a, writer(out));  // train on the input, then align it
@@ -95,7 +91,6 @@ void run_align(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
 
 void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
   const Ibm1Model m = Ibm1Model::load(o.model);
-  if (!(o.floor > 0 && o.floor < 1)) throw cli::UsageError("--floor must be between 0 and 1");
   RunCounts n = score_rows(in, m, row_options(ctx, o, m.tokenizer()), o.floor, writer(out), progress(ctx));
   count_rows(ctx, n);
   if (n.empty_side) {
@@ -105,7 +100,6 @@ void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
 }
 
 void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files, Output& out) {
-  if (!o.src_file.empty() || !o.trg_file.empty()) throw cli::UsageError("translate reads plain text: give FILE, not --src/--trg");
   auto src = open_one(ctx, o, files, "pc-ibm1 translate -m MODEL [options] [FILE]");
   const Ibm1Model m = Ibm1Model::load(o.model);
   RunCounts n = translate_lines(*src, m, o.drop_null, ctx.common().skip_bad, o.max_line(), writer(out), progress(ctx));
@@ -114,15 +108,39 @@ void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::stri
 }
 
 void run_lexicon(cli::Context& ctx, const Opts& o, Output& out) {
-  const std::string dir = o.direction == "sym" ? "fwd" : o.direction;
-  if (dir != "fwd" && dir != "rev") throw cli::UsageError("--direction for lexicon must be fwd or rev, not " + quote(dir));
-  if (o.format != "ttable" && o.format != "moses")
-    throw cli::UsageError("--format must be ttable or moses, not " + quote(o.format));
   const Ibm1Model m = Ibm1Model::load(o.model);
   ctx.note_input(o.model);
   const LexFormat f = o.format == "moses" ? LexFormat::kMoses : LexFormat::kTtable;
-  ctx.set_count("entries", write_lexicon(m, dir == "rev", f, o.min_prob, writer(out)));
+  ctx.set_count("entries", write_lexicon(m, o.lex_direction == "rev", f, o.min_prob, writer(out)));
 }
+
+// The options several commands share, declared once for each command's table.
+void input_options(cli::App& a, Opts& o, bool bitext) {
+  a.group("Input and model");
+  if (bitext) {
+    a.option("src", "FILE", &o.src_file, "source sentences, one per line (Moses two-file input; with --trg)");
+    a.option("trg", "FILE", &o.trg_file, "target sentences, one per line, parallel to --src");
+  }
+  a.option("max-line-mb", "MB", &o.max_line_mb, "a line over MB megabytes is bad input, read in bounded memory (0: up to 1 GiB)");
+}
+
+void model_option(cli::App& a, Opts& o, const char* help) { a.option("m,model", "FILE", &o.model, help); }
+
+void training_options(cli::App& a, Opts& o) {
+  a.group("Tokenisation (with -m the model's settings are used)");
+  a.choice("tokenize", "MODE", &o.tokenize, {"icu", "whitespace"}, "icu: ICU word break; whitespace: split at spaces");
+  a.flag("lowercase", &o.lowercase, "lowercase words (Unicode, root locale)");
+  a.group("Training");
+  a.option("iterations", "N", &o.iterations, "EM iterations").range(0, 1000);
+  a.flag("variational", &o.variational, "variational Bayes with a symmetric Dirichlet prior instead of plain EM");
+  a.option("alpha", "A", &o.alpha, "Dirichlet concentration for --variational").at_least(1e-9);
+  a.option("prune", "P", &o.prune, "leave table entries below P out of the model (0 keeps all)").range(0, 1);
+  a.option("max-len", "N", &o.max_len, "skip pairs with a side longer than N tokens (0: no limit)").at_least(0);
+  a.option("cache-mb", "MB", &o.cache_mb, "memory for the per-pair cell index cache; beyond it cells are searched");
+}
+
+constexpr unsigned kBitextCommon = cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs |
+                                   cli::Common::kSkipBad | cli::Common::kInputs;
 
 }  // namespace
 
@@ -130,64 +148,62 @@ int main(int argc, char** argv) {
   cli::App app("pc-ibm1",
                "IBM Model 1 word alignment: train (EM, both directions), align (Viterbi, symmetrisation), lexicon "
                "(t-tables, Moses lex files), score (pair scores) and translate (word by word).",
-               "pc-ibm1 COMMAND [options] [FILE]   COMMAND: train, align, lexicon, score, translate");
+               "pc-ibm1 COMMAND [options] [FILE]");
   cli::Common c;
   Opts o;
-  app.group("Input and model");
-  app.option("m,model", "FILE", &o.model,
-             "model file to read (align, lexicon, score, translate); train writes its model to -o");
-  app.option("src", "FILE", &o.src_file, "source sentences, one per line (Moses two-file input; with --trg)");
-  app.option("trg", "FILE", &o.trg_file, "target sentences, one per line, parallel to --src");
-  app.option("max-line-mb", "MB", &o.max_line_mb,
-             "a line over MB megabytes is bad input, read in bounded memory (0: up to 1 GiB)", "32");
-  app.group("Tokenisation (train; align without -m; with -m the model's settings are used)");
-  app.option("tokenize", "MODE", &o.tokenize, "icu (ICU word break) or whitespace", "icu");
-  app.flag("lowercase", &o.lowercase, "lowercase words (Unicode, root locale)");
-  app.group("Training (train; align without -m)");
-  app.option("iterations", "N", &o.iterations, "EM iterations", "5");
-  app.flag("variational", &o.variational, "variational Bayes with a symmetric Dirichlet prior instead of plain EM");
-  app.option("alpha", "A", &o.alpha, "Dirichlet concentration for --variational", "0.01");
-  app.option("prune", "P", &o.prune, "leave table entries below P out of the model (0 keeps all)", "1e-06");
-  app.option("max-len", "N", &o.max_len, "skip pairs with a side longer than N tokens (0: no limit)", "0");
-  app.option("cache-mb", "MB", &o.cache_mb, "memory for the per-pair cell index cache; beyond it cells are searched",
-             "2048");
-  app.group("Alignment, lexicon, scores, translation");
-  app.option("direction", "DIR", &o.direction,
-             "align: fwd, rev or sym (symmetrised) [sym]; lexicon: fwd (t(trg|src)) or rev [fwd]");
-  app.option("symmetrize", "METHOD", &o.sym,
-             "align --direction sym: intersect, union, grow-diag, grow-diag-final, grow-diag-final-and",
-             "grow-diag-final-and");
-  app.option("format", "FORMAT", &o.format, "lexicon: ttable (GIVEN TAB WORD TAB PROB) or moses (lex.f2e/lex.e2f lines)",
-             "ttable");
-  app.option("min-prob", "P", &o.min_prob, "lexicon: leave out entries below P", "0");
-  app.option("floor", "P", &o.floor, "score: probability floor for unknown words and unseen pairs", "1e-07");
-  app.flag("drop-null", &o.drop_null, "translate: drop source words that the NULL word explains best");
-  app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
-                    cli::Common::kInputs);
+  cli::App& train_cmd = app.subcommand("train", "train both directions by EM; the model goes to -o",
+                                       "train -o MODEL [options] [BITEXT]");
+  input_options(train_cmd, o, true);
+  training_options(train_cmd, o);
+  train_cmd.common(c, kBitextCommon);
+
+  cli::App& align_cmd = app.subcommand("align", "Pharaoh word alignments (training on the input without -m)",
+                                       "align [-m MODEL] [options] [BITEXT]");
+  input_options(align_cmd, o, true);
+  model_option(align_cmd, o, "model file to align with (default: train on the input first)");
+  training_options(align_cmd, o);
+  align_cmd.group("Alignment");
+  align_cmd.choice("direction", "DIR", &o.direction, {"fwd", "rev", "sym"}, "fwd, rev, or sym (symmetrised)");
+  align_cmd.choice("symmetrize", "METHOD", &o.sym,
+                   {"intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and"},
+                   "--direction sym: how the two directions combine");
+  align_cmd.common(c, kBitextCommon);
+
+  cli::App& lex_cmd = app.subcommand("lexicon", "write the model's translation tables", "lexicon -m MODEL [options]");
+  model_option(lex_cmd, o, "model file to read");
+  lex_cmd.group("Lexicon");
+  lex_cmd.choice("direction", "DIR", &o.lex_direction, {"fwd", "rev"}, "fwd: t(trg|src); rev: t(src|trg)");
+  lex_cmd.choice("format", "FORMAT", &o.format, {"ttable", "moses"},
+                 "ttable: GIVEN TAB WORD TAB PROB; moses: lex.f2e/lex.e2f lines");
+  lex_cmd.option("min-prob", "P", &o.min_prob, "leave out entries below P").range(0, 1);
+  lex_cmd.common(c, cli::Common::kOutput);
+
+  cli::App& score_cmd = app.subcommand("score", "append length-normalised IBM1 scores to each pair",
+                                       "score -m MODEL [options] [BITEXT]");
+  input_options(score_cmd, o, true);
+  model_option(score_cmd, o, "model file to score with");
+  score_cmd.group("Scores");
+  score_cmd.option("floor", "P", &o.floor, "probability floor for unknown words and unseen pairs").range(1e-300, 0.5);
+  score_cmd.common(c, kBitextCommon);
+
+  cli::App& tr_cmd = app.subcommand("translate", "translate plain text word by word", "translate -m MODEL [options] [FILE]");
+  input_options(tr_cmd, o, false);
+  model_option(tr_cmd, o, "model file to translate with");
+  tr_cmd.group("Translation");
+  tr_cmd.flag("drop-null", &o.drop_null, "drop source words that the NULL word explains best");
+  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (c.inputs.empty()) throw cli::UsageError(std::string("no command given: use ") + kCommands, "see 'pc-ibm1 --help'");
-    o.command = c.inputs[0];
-    std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
-    if (o.direction.empty()) o.direction = o.command == "align" ? "sym" : "fwd";
-    if (o.iterations < 0 || o.iterations > 1000) throw cli::UsageError("--iterations must be between 0 and 1000");
-    if (o.max_len < 0) throw cli::UsageError("--max-len must not be negative");
-    if (!(o.alpha > 0)) throw cli::UsageError("--alpha must be positive");
-    if (!(o.prune >= 0 && o.prune < 1)) throw cli::UsageError("--prune must be in [0, 1)");
-    const bool needs_model = o.command == "lexicon" || o.command == "score" || o.command == "translate";
-    if (needs_model && o.model.empty()) throw cli::UsageError(o.command + " needs a model: give -m FILE");
-    if (o.command == "train" && !o.model.empty())
-      throw cli::UsageError("train writes its model to -o FILE, not -m", "pc-ibm1 train -o model.safetensors data.tsv");
+    o.command = ctx.command();
+    const std::vector<std::string>& files = c.inputs;
+    if (o.command != "train" && o.command != "align" && o.model.empty())
+      throw cli::UsageError(o.command + " needs a model: give -m FILE");
     if (o.command == "train" && c.output == "-")
       throw cli::UsageError("train needs -o FILE for the model", "pc-ibm1 train -o model.safetensors data.tsv");
 
     if (o.command == "train") return train(ctx, o, *open_bitext(ctx, o, files)).model.save(c.output);
     std::unique_ptr<BitextLines> in;
     if (o.command == "align" || o.command == "score") in = open_bitext(ctx, o, files);
-    else if (o.command == "lexicon" && (!files.empty() || !o.src_file.empty()))
-      throw cli::UsageError("lexicon reads only the model (-m)");
-    else if (o.command != "translate" && o.command != "lexicon")
-      throw cli::UsageError("unknown command " + quote(o.command) + ": use " + kCommands);
     Output out(c.output);  // the output appears under its name only when complete
     if (o.command == "align") run_align(ctx, o, *in, out);
     else if (o.command == "score") run_score(ctx, o, *in, out);

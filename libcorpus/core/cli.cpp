@@ -222,12 +222,16 @@ App& App::subcommand(std::string name, std::string about, std::string usage) {
   return *subs_.back();
 }
 
-const App* App::owner_of(const std::string& long_name) const {
+std::vector<const App*> App::owners_of(const std::string& name) const {
   const App* root = parent_ ? parent_ : this;
+  std::vector<const App*> r;
   for (const auto& sub : root->subs_)
     for (const auto& o : sub->table_)
-      if (o.long_name == long_name) return sub.get();
-  return nullptr;
+      if (o.long_name == name || (name.size() == 1 && o.short_name == name[0])) {
+        r.push_back(sub.get());
+        break;
+      }
+  return r;
 }
 
 void App::common(Common& c, unsigned set) {

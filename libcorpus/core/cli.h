@@ -157,7 +157,8 @@ class App {
  private:
   OptionRef add(Option o, const std::string& names);
   int run_args(const std::vector<std::string>& args, size_t first, const std::function<void(Context&)>& body);
-  const App* owner_of(const std::string& long_name) const;  // the subcommand that declares it
+  // The subcommands that declare an option ("dim" or "m"), in declaration order.
+  std::vector<const App*> owners_of(const std::string& name) const;
 
   std::string tool_, about_, usage_, command_;
   const App* parent_ = nullptr;

@@ -110,10 +110,14 @@ int App::run_args(const std::vector<std::string>& args, size_t first, const std:
   } catch (const po::unknown_option& e) {
     std::string name = e.get_option_name();
     std::string bare = name.substr(name.find_first_not_of('-'));
-    const App* owner = parent_ ? owner_of(bare) : nullptr;
-    if (owner && owner != this)
-      say(fmt::format("{}: {} is an option of '{} {}', not of '{}' \u2014 see '{} --help'", tool_, name, tool_,
-                      owner->command_, me, me));
+    std::string owners;  // "'pc-x train'", "'pc-x train', 'pc-x align' and 'pc-x score'"
+    if (parent_) {
+      std::vector<const App*> found = owners_of(bare);
+      for (size_t i = 0; i < found.size(); ++i)
+        owners += (i == 0 ? "" : i + 1 == found.size() ? " and " : ", ") + ("'" + tool_ + " " + found[i]->command_ + "'");
+    }
+    if (!owners.empty())
+      say(fmt::format("{}: {} is an option of {}, not of '{}' \u2014 see '{} --help'", tool_, name, owners, me, me));
     else
       say(fmt::format("{}: {} \u2014 see '{} --help'", tool_, e.what(), me));
     return kExitUsage;

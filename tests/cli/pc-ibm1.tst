@@ -4,14 +4,14 @@
 # --- conventions: help, usage errors ---
 help-stdout	0	~^Usage:   pc-ibm1 COMMAND	empty	pc-ibm1 --help
 help-table	0	~^-m\t--model\tFILE\t	empty	pc-ibm1 --help-table
-no-command	2	empty	~no command given: use train, align, lexicon, score or translate	pc-ibm1
+no-command	2	empty	~no command given — use train, align, lexicon, score or translate	pc-ibm1
 unknown-command	2	empty	~unknown command 'trian'	pc-ibm1 trian $DATA/en-fr.tsv
 train-needs-output	2	empty	~train needs -o FILE	pc-ibm1 train $DATA/en-fr.tsv
-train-not-m	2	empty	~train writes its model to -o FILE, not -m	pc-ibm1 train -m x.safetensors $DATA/en-fr.tsv
+train-not-m	2	empty	~-m is an option of 'pc-ibm1 align', 'pc-ibm1 lexicon', 'pc-ibm1 score' and 'pc-ibm1 translate', not of 'pc-ibm1 train'	pc-ibm1 train -m x.safetensors $DATA/en-fr.tsv
 score-needs-model	2	empty	~score needs a model: give -m FILE	pc-ibm1 score $DATA/en-fr.tsv
 bad-tokenize	2	empty	~--tokenize must be icu or whitespace, not 'moses'	pc-ibm1 train --tokenize moses -o m.st $DATA/en-fr.tsv
-bad-symmetrize	2	empty	~unknown symmetrisation 'gdfa'	pc-ibm1 align --symmetrize gdfa $DATA/en-fr.tsv
-bad-direction	2	empty	~--direction for align must be fwd, rev or sym	pc-ibm1 align --direction both $DATA/en-fr.tsv
+bad-symmetrize	2	empty	~--symmetrize must be intersect, union, grow-diag, grow-diag-final or grow-diag-final-and, not 'gdfa'	pc-ibm1 align --symmetrize gdfa $DATA/en-fr.tsv
+bad-direction	2	empty	~--direction must be fwd, rev or sym, not 'both'	pc-ibm1 align --direction both $DATA/en-fr.tsv
 stdin-terminal-usage	2	empty	~no input given and stdin is a terminal	script -qec 'pc-ibm1 align' /dev/null | tr -d '\r' >&2; exit ${PIPESTATUS[0]}
 
 # --- train ---
@@ -44,7 +44,7 @@ score-existing-column	2	empty	~already has a ibm1_fwd_score column	pc-ibm1 train
 score-empty-side-nan	0	~^a\t\tnan\tnan\tnan\tnan$	~1 pairs with an empty side were scored nan	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && printf 'a\t\n' | pc-ibm1 score -m m.st
 translate-word-by-word	0	~^das klein Haus 42 zebra$	empty	pc-ibm1 train -q --prune 0 --iterations 10 -o m.st $DATA/ibm1/toy.tsv && printf 'the small house 42 zebra\n' | pc-ibm1 translate -q -m m.st
 translate-drop-null	0	-	empty	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && awk -F'\t' 'NR > 1 && NR <= 201 { print $1 }' $SAMPLES/bitext/en-de.tsv > src && pc-ibm1 translate -q -m m.st src > a && pc-ibm1 translate -q -m m.st --drop-null src > b && [ $(wc -l < a) = 200 ] && [ $(wc -l < b) = 200 ] && [ $(wc -w < b) -lt $(wc -w < a) ]
-translate-not-bitext	2	empty	~translate reads plain text	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && pc-ibm1 translate -m m.st --src $DATA/moses.en --trg $DATA/moses3.fr
+translate-not-bitext	2	empty	~--src is an option of 'pc-ibm1 train', 'pc-ibm1 align' and 'pc-ibm1 score', not of 'pc-ibm1 translate'	pc-ibm1 train -q -o m.st $SAMPLES/bitext/en-de.tsv && pc-ibm1 translate -m m.st --src $DATA/moses.en --trg $DATA/moses3.fr
 
 # --- bad input ---
 wrong-model-kind	1	empty	~m.st: a 'paracorp.embd' model, not a paracorp.ibm1 model — give a model made by pc-ibm1 train	pc-ibm1 train -q -o m.st $DATA/en-fr.tsv && LC_ALL=C sed -i 's/"format":"paracorp.ibm1"/"format":"paracorp.embd"/' m.st && pc-ibm1 align -m m.st $DATA/en-fr.tsv
