@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "align/ibm1_rows.h"
+#include "libcorpus/core/counts.h"
 
 namespace align {
 
@@ -46,6 +47,17 @@ struct CorpusIds {
   uint64_t long_skipped = 0;  // pairs with a side over max_len tokens
   uint64_t bad_skipped = 0;   // rows that failed the checks (skip_bad)
   size_t pairs() const { return row.size(); }
+  // The summary counters of a training corpus, in the order tools report them
+  // ("skipped (bad)" also when zero if `skip_bad`).
+  corpus::OrderedCounts counts(bool skip_bad) const {
+    corpus::OrderedCounts c;
+    c.set("pairs in", rows_in);
+    if (empty_skipped) c.set("empty side (skipped)", empty_skipped);
+    if (long_skipped) c.set("over --max-len (skipped)", long_skipped);
+    if (bad_skipped || skip_bad) c.set("skipped (bad)", bad_skipped);
+    c.set("pairs trained", pairs());
+    return c;
+  }
 };
 
 struct LoadOptions {

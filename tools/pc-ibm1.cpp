@@ -31,50 +31,36 @@ struct Opts {
 // FILE or stdin, its lines cut past --max-line-mb (line_cap.h).
 std::unique_ptr<ByteSource> open_one(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files,
                                      const std::string& usage) {
-  if (files.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first");
-  const std::string path = files.empty() ? "-" : files[0];
-  if (path == "-") ctx.check_stdin_not_terminal(usage);
-  ctx.note_input(path);
-  return cap_lines(open_input(path), o.max_line());
+  return cap_lines(open_input(ctx.single_input(files, usage)), o.max_line());
 }
 
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
   if (o.src_file.empty() != o.trg_file.empty()) throw cli::UsageError("--src and --trg go together");
+  if (!o.src_file.empty() && !files.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
   if (!o.src_file.empty()) {
-    if (!files.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
-    ctx.note_input(o.src_file);
-    ctx.note_input(o.trg_file);
+    for (const auto& f : {o.src_file, o.trg_file}) ctx.note_input(f);
     return open_lockstep_lines(o.src_file, o.trg_file);
   }
   return open_tsv_lines(open_one(ctx, o, files, "pc-ibm1 " + o.command + " [options] [FILE]"));
 }
 
-RowOptions row_options(cli::Context& ctx, const Opts& o, TokenizerOptions tok) {
-  return {tok, ctx.common().skip_bad, o.max_line()};
-}
+RowOptions row_options(cli::Context& ctx, const Opts& o, TokenizerOptions t) { return {t, ctx.common().skip_bad, o.max_line()}; }
 
 ProgressFn progress(cli::Context& ctx) { return [&ctx](uint64_t b, uint64_t r) { ctx.progress().update(b, r); }; }
 WriteFn writer(Output& out) { return [&out](std::string_view b) { out.write(b); }; }
 
-void count_rows(cli::Context& ctx, const RunCounts& n) {
-  ctx.set_count("pairs in", n.rows);
+void count_rows(cli::Context& ctx, const RunCounts& n, const char* rows = "pairs in") {
+  ctx.set_count(rows, n.rows);
   if (n.skipped_bad || ctx.common().skip_bad) ctx.set_count("skipped (bad)", n.skipped_bad);
 }
-
 // Reads the bitext, runs EM and returns the model (train, and align without -m).
 Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
   const TrainRunOptions t{
       {row_options(ctx, o, {parse_token_mode(o.tokenize), o.lowercase}), static_cast<uint32_t>(o.max_len)},
       {o.iterations, o.variational, o.alpha, o.prune, o.cache_mb << 20}, ctx.common().src_lang, ctx.common().trg_lang};
   const TrainEvents ev{progress(ctx), [&](const CorpusIds& c) {
-        ctx.set_count("pairs in", c.rows_in);
-        if (c.empty_skipped) {
-          ctx.set_count("empty side (skipped)", c.empty_skipped);
-          ctx.warn(fmt::format("{} pairs with an empty side were skipped", c.empty_skipped));
-        }
-        if (c.long_skipped) ctx.set_count("over --max-len (skipped)", c.long_skipped);
-        if (c.bad_skipped || ctx.common().skip_bad) ctx.set_count("skipped (bad)", c.bad_skipped);
-        ctx.set_count("pairs trained", c.pairs());
+        ctx.set_counts(c.counts(ctx.common().skip_bad));
+        if (c.empty_skipped) ctx.warn(fmt::format("{} pairs with an empty side were skipped", c.empty_skipped));
       },
       [&](const CorpusIds& c, const Ibm1Trainer& tr, double r, double i) { ctx.info(index_report(c, tr, r, i)); },
       [&](const IterationStats& s) { ctx.info(iteration_report(s)); }};
@@ -103,8 +89,7 @@ void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::stri
   auto src = open_one(ctx, o, files, "pc-ibm1 translate -m MODEL [options] [FILE]");
   const Ibm1Model m = Ibm1Model::load(o.model);
   RunCounts n = translate_lines(*src, m, o.drop_null, ctx.common().skip_bad, o.max_line(), writer(out), progress(ctx));
-  ctx.set_count("lines", n.rows);
-  if (n.skipped_bad || ctx.common().skip_bad) ctx.set_count("skipped (bad)", n.skipped_bad);
+  count_rows(ctx, n, "lines");
 }
 
 void run_lexicon(cli::Context& ctx, const Opts& o, Output& out) {

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   app.option("l,lang", "LANG", &cfg.lang,
              "language of plain text, and of documents whose lang is und (BCP-47: en, de, zh, hi, ...)");
   app.choice("format", "FORMAT", &format, {"text", "jsonl", "auto"},
-             "input format (text: a paragraph per line; jsonl: documents)");
+             "input format; text: a paragraph per line, jsonl: documents");
   app.option("max-length", "BYTES", &cfg.seg.max_bytes, "cut longer sentences at a safe point (0 = no limit)");
   app.option("min-length", "BYTES", &cfg.seg.min_bytes, "join shorter sentences to the next one (0 = never)");
   app.flag("keep-paragraphs", &cfg.keep_paragraphs, "text output: an empty line between paragraphs");
@@ -46,11 +46,7 @@ int main(int argc, char** argv) {
                             std::to_string(cfg.seg.max_bytes));
     cfg.norm = Normalizer::parse(normalize);
     cfg.skip_bad = c.skip_bad;
-    if (c.inputs.size() > 1) throw cli::UsageError("one input file at a time", "concatenate them first, or run once per file");
-    const std::string path = c.inputs.empty() ? "-" : c.inputs[0];
-    if (path == "-") ctx.check_stdin_not_terminal("pc-split [options] [FILE]");
-    ctx.note_input(path);
-    PeekableSource in(open_input(path));
+    PeekableSource in(open_input(ctx.single_input(c.inputs, "pc-split [options] [FILE]")));
     ctx.progress().set_total(in.raw_size());
     const bool jsonl = format == "jsonl" || (format == "auto" && first_significant_byte(in) == '{');
 

@@ -200,6 +200,9 @@ class Context {
   // Counters for the end-of-run summary and --meta, in first-use order.
   void count(const std::string& key, uint64_t n = 1);
   void set_count(const std::string& key, uint64_t n);
+  void set_counts(const OrderedCounts& c) {
+    for (const auto& [k, v] : c.entries()) set_count(k, v);
+  }
   const std::vector<std::pair<std::string, uint64_t>>& counts() const { return counts_.entries(); }
 
   // Records an input file for --meta (path and size).
@@ -218,6 +221,11 @@ class Context {
   // Internal: summary line and meta JSON.
   std::string summary_line(double wall_seconds) const;
   std::string meta_json(double wall_seconds, int exit_code) const;
+
+  // The one input of a tool that reads one: FILE, or "-" (stdin) when none is
+  // given. Several files, or stdin on a terminal, are usage errors; the input
+  // is recorded for --meta.
+  std::string single_input(const std::vector<std::string>& files, const std::string& usage);
 
   // Throws a UsageError when the tool would read stdin but stdin is a
   // terminal: the user forgot the input.

@@ -213,6 +213,14 @@ void Context::warn(const std::string& msg) {
   say(tool() + ": warning: " + msg);
 }
 
+std::string Context::single_input(const std::vector<std::string>& files, const std::string& usage) {
+  if (files.size() > 1) throw UsageError("one input file at a time", "concatenate them first, or run once per file");
+  std::string path = files.empty() ? "-" : files[0];
+  if (path == "-") check_stdin_not_terminal(usage);
+  note_input(path);
+  return path;
+}
+
 void Context::check_stdin_not_terminal(const std::string& usage) const {
   if (isatty(0)) throw UsageError("no input given and stdin is a terminal", "Usage: " + usage);
 }
