@@ -330,54 +330,6 @@ void html_prescan(std::string_view in, HtmlPrescan& out) {
   out.reduced = true;
 }
 
-bool html_nesting_exceeds(std::string_view html, size_t limit) {
-  // Containers only their own end tag (or an ancestor's) closes.
-  static constexpr std::string_view kCounted[] = {"div",  "span",     "section", "article", "aside",   "nav",
-                                                   "header", "footer", "main",  "blockquote", "ul",  "ol",
-                                                   "dl",   "form",     "fieldset", "center", "figure", "details",
-                                                   "address", "menu",  "dir"};
-  // Formatting elements nest too (<b>x<b>x...), but sloppy pages leave them
-  // open in every paragraph, where the paragraph closes them: they count
-  // only until the next tag of a block, which restarts their count.
-  static constexpr std::string_view kFormatting[] = {"b",  "big", "code",   "em", "font", "i",
-                                                      "s",  "small", "strike", "strong", "tt", "u"};
-  static constexpr std::string_view kBlocks[] = {"p",  "div", "li", "td", "th", "tr", "table", "h1", "h2", "h3", "h4",
-                                                 "h5", "h6", "ul", "ol", "dl", "dt", "dd", "pre", "blockquote",
-                                                 "section", "article", "body", "html"};
-  size_t open[std::size(kCounted)] = {};
-  size_t depth = 0, formatting = 0;
-  const size_t n = html.size();
-  for (size_t i = html.find('<'); i != std::string_view::npos && i + 1 < n; i = html.find('<', i + 1)) {
-    size_t p = i + 1;
-    const bool end = html[p] == '/';
-    if (end) ++p;
-    char name[12];
-    size_t len = 0;
-    while (p < n && len < sizeof(name) && is_alnum(html[p]))
-      name[len++] = lower(html[p++]);
-    if (len == 0 || len == sizeof(name)) continue;  // no name, or longer than any counted one
-    const std::string_view nm(name, len);
-    if (std::find(std::begin(kBlocks), std::end(kBlocks), nm) != std::end(kBlocks)) formatting = 0;
-    if (std::find(std::begin(kFormatting), std::end(kFormatting), nm) != std::end(kFormatting)) {
-      if (!end) ++formatting;
-      else if (formatting > 0) --formatting;
-    }
-    for (size_t k = 0; k < std::size(kCounted); ++k) {
-      if (kCounted[k] != nm) continue;
-      if (!end) {
-        ++open[k];
-        ++depth;
-      } else if (open[k] > 0) {
-        --open[k];
-        --depth;
-      }
-      break;
-    }
-    if (depth + formatting > limit) return true;
-  }
-  return false;
-}
-
 bool html_prescan_marker(const char* p, const char* end, const std::vector<std::string_view>& runs,
                          std::string_view& text) {
   if (end - p < 4) return false;

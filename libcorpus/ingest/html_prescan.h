@@ -39,13 +39,6 @@ struct HtmlPrescan {
   bool reduced = false;                // false: the input holds private-plane characters; parse it as is
 };
 
-// An estimate of how deep `html` nests elements: container elements that
-// only their own end tag closes (open minus closed, per element name; scope
-// boundaries such as table and elements with implied end tags such as p and
-// li are not counted), plus formatting elements (b, font, ...) left open
-// since the last tag of a block: true when it passes `limit` anywhere.
-bool html_nesting_exceeds(std::string_view html, size_t limit);
-
 // `in` must stay alive while `out.runs` is used.
 void html_prescan(std::string_view in, HtmlPrescan& out);
 

@@ -3,6 +3,7 @@
 #include <gumbo.h>
 
 #include "libcorpus/ingest/gumbo_page.h"
+#include "libcorpus/ingest/html_nesting.h"
 #include "libcorpus/ingest/html_prescan.h"
 
 #include <cstring>
