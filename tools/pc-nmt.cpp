@@ -21,10 +21,7 @@ using namespace corpus;
 
 namespace {
 
-const char* kUsage =
-    "pc-nmt train -o MODEL [--valid VALID.tsv] [options] TRAIN.tsv...\n"
-    "         pc-nmt translate -m MODEL [-o OUT] [TEXT]\n"
-    "         pc-nmt inspect -m MODEL [--vocab]";
+const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL";
 
 // The training settings, plus what translate and inspect take.
 struct Args : mt::TrainSettings {
@@ -69,16 +66,12 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
 
 void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std::vector<std::string>& files) {
   if (a.model.empty()) throw cli::UsageError("translate needs -m MODEL");
-  if (files.size() > 1) throw cli::UsageError("translate takes one input file");
-  const std::string in_path = files.empty() ? "-" : files[0];
-  if (in_path == "-") ctx.check_stdin_not_terminal(kUsage);
-  if (a.batch_size < 1) throw cli::UsageError("--batch-size must be positive");
+  const std::string in_path = ctx.single_input(files, kUsage);
   const mt::TranslationModel model(a.model);
   mt::use_single_threaded_blas();
   mt::TranslateOptions opt;
   opt.decode.batch_size = a.batch_size;
   opt.decode.max_len_factor = a.max_len_factor;
-  ctx.note_input(in_path);
   auto src = open_input(in_path);
   LineReader lines(*src);
   Output out(c.output);
@@ -95,76 +88,86 @@ void inspect(const cli::Common& c, const Args& a) {
   out.commit();
 }
 
+// Decoding settings: translate's, and train's for validation.
+void decoding_options(cli::App& a, Args& s) {
+  a.group("Decoding");
+  a.option("batch-size", "N", &s.batch_size, "sentences decoded together").at_least(1);
+  a.option("max-len-factor", "X", &s.max_len_factor, "output tokens <= X * source tokens + 10").at_least(0);
+}
+
+void training_options(cli::App& t, Args& a) {
+  t.group("Data");
+  t.option("valid", "FILE", &a.valid, "validation bitext TSV: loss, chrF and BLEU every --valid-every steps");
+  t.option("max-len", "N", &a.max_len, "tokens per sentence, EOS included; longer pairs are counted and skipped").at_least(2);
+  t.option("vocab-size", "N", &a.vocab_size, "SentencePiece vocabulary size (a soft limit on small data)").at_least(8);
+  t.choice("spm-type", "TYPE", &a.spm_type, {"unigram", "bpe"}, "SentencePiece model");
+  t.option("spm-sentences", "N", &a.spm_sentences, "sentences sampled (seeded) to train SentencePiece").at_least(1);
+  t.flag("separate-vocab", &a.separate_vocab, "one SentencePiece model per side (default: one joint model)");
+  t.group("Architecture");
+  t.choice("arch", "NAME", &a.arch, {"base", "small", "tiny"}, "preset (base: Marian transformer-base)");
+  t.option("dim", "N", &a.dim, "model channels", "from --arch").range(0, 65536);
+  t.option("heads", "N", &a.heads, "attention heads", "from --arch").range(0, 1024);
+  t.option("ffn-dim", "N", &a.ffn_dim, "feed-forward channels", "from --arch").range(0, 262144);
+  t.option("enc-layers", "N", &a.enc_layers, "encoder layers", "from --arch").range(0, 1024);
+  t.option("dec-layers", "N", &a.dec_layers, "decoder layers", "from --arch").range(0, 1024);
+  t.choice("activation", "F", &a.activation, {"relu", "swish", "gelu"}, "feed-forward activation", "from --arch");
+  t.choice("norm", "WHERE", &a.norm, {"post", "pre"}, "layer norm (post: Marian)", "from --arch");
+  t.flag("untie-output", &a.untie_output, "an output projection of its own (default: tied to target embeddings)");
+  t.group("Training");
+  t.option("batch-tokens", "N", &a.batch_tokens, "padded tokens per batch").at_least(1);
+  t.option("grad-shards", "N", &a.grad_shards, "batch pieces with their own gradient, summed in order; "
+           "results depend on this, never on --threads").at_least(1);
+  t.option("lr", "X", &a.lr, "peak learning rate").at_least(0);
+  t.option("warmup", "N", &a.warmup, "linear warm-up steps");
+  t.choice("decay", "D", &a.decay, {"inv-sqrt", "linear", "none"}, "after warm-up (linear: to 0 at --max-steps)");
+  t.option("beta1", "X", &a.beta1, "AdamW beta1").range(0, 1);
+  t.option("beta2", "X", &a.beta2, "AdamW beta2").range(0, 1);
+  t.option("adam-eps", "X", &a.adam_eps, "AdamW epsilon").at_least(0);
+  t.option("weight-decay", "X", &a.weight_decay, "AdamW decoupled weight decay").at_least(0);
+  t.option("label-smoothing", "X", &a.label_smoothing, "label smoothing").range(0, 1);
+  t.option("dropout", "X", &a.dropout, "dropout on embeddings and sublayer outputs").range(0, 1);
+  t.option("clip-norm", "X", &a.clip_norm, "clip the gradient's global norm to X (0: off)").at_least(0);
+  t.option("max-steps", "N", &a.max_steps, "stop after N steps in all (0: no limit)");
+  t.option("max-time", "SECONDS", &a.max_time, "stop this run after SECONDS (0: no limit)").at_least(0);
+  t.option("max-epochs", "N", &a.max_epochs, "stop after N epochs (0: no limit)");
+  t.option("valid-every", "N", &a.valid_every, "steps between validations and checkpoints").at_least(1);
+  t.option("log-every", "N", &a.log_every, "steps between training-log records").at_least(1);
+  t.option("patience", "N", &a.patience, "stop after N validations without improvement (0: never)").at_least(0);
+  t.choice("stop-metric", "M", &a.stop_metric, {"chrf", "bleu", "loss"},
+           "validation metric for the best model and early stopping");
+  t.flag("resume", &a.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
+  t.option("log", "FILE", &a.log, "JSONL training log", "MODEL.log.jsonl");
+  t.option("plot", "FILE", &a.plot, "SVG plot of the loss and score curves", "MODEL.svg");
+  decoding_options(t, a);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   cli::App app("pc-nmt", "Train a Transformer translation model on CPU, translate with it, inspect model files.",
-               kUsage);
+               "pc-nmt COMMAND [options]");
   app.version_line("blas", mt::blas_info());
   cli::Common c;
   Args a;
-  app.group("Model file (translate, inspect)");
-  app.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with or inspect");
-  app.flag("vocab", &a.vocab, "inspect: list the vocabulary (side, id, piece, score) instead of the summary");
-  app.group("Data (train)");
-  app.option("valid", "FILE", &a.valid, "validation bitext TSV: loss, chrF and BLEU every --valid-every steps");
-  app.option("max-len", "N", &a.max_len, "tokens per sentence, EOS included; longer pairs are counted and skipped",
-             "128");
-  app.option("vocab-size", "N", &a.vocab_size, "SentencePiece vocabulary size (a soft limit on small data)", "8000");
-  app.option("spm-type", "TYPE", &a.spm_type, "SentencePiece model: unigram or bpe", "unigram");
-  app.option("spm-sentences", "N", &a.spm_sentences, "sentences sampled (seeded) to train SentencePiece", "300000");
-  app.flag("separate-vocab", &a.separate_vocab, "one SentencePiece model per side (default: one joint model)");
-  app.group("Architecture (train)");
-  app.option("arch", "NAME", &a.arch, "preset: base (Marian transformer-base), small or tiny", "small");
-  app.option("dim", "N", &a.dim, "model channels", "from --arch");
-  app.option("heads", "N", &a.heads, "attention heads", "from --arch");
-  app.option("ffn-dim", "N", &a.ffn_dim, "feed-forward channels", "from --arch");
-  app.option("enc-layers", "N", &a.enc_layers, "encoder layers", "from --arch");
-  app.option("dec-layers", "N", &a.dec_layers, "decoder layers", "from --arch");
-  app.option("activation", "F", &a.activation, "feed-forward activation: relu, swish or gelu", "relu");
-  app.option("norm", "WHERE", &a.norm, "layer norm: post (Marian) or pre", "post");
-  app.flag("untie-output", &a.untie_output, "an output projection of its own (default: tied to target embeddings)");
-  app.group("Training (train)");
-  app.option("batch-tokens", "N", &a.batch_tokens, "padded tokens per batch", "4096");
-  app.option("grad-shards", "N", &a.grad_shards, "batch pieces with their own gradient, summed in order; "
-             "results depend on this, never on --threads", "4");
-  app.option("lr", "X", &a.lr, "peak learning rate", "0.0005");
-  app.option("warmup", "N", &a.warmup, "linear warm-up steps", "4000");
-  app.option("decay", "D", &a.decay, "after warm-up: inv-sqrt, linear (to 0 at --max-steps) or none", "inv-sqrt");
-  app.option("beta1", "X", &a.beta1, "AdamW beta1", "0.9");
-  app.option("beta2", "X", &a.beta2, "AdamW beta2", "0.98");
-  app.option("adam-eps", "X", &a.adam_eps, "AdamW epsilon", "1e-9");
-  app.option("weight-decay", "X", &a.weight_decay, "AdamW decoupled weight decay", "0");
-  app.option("label-smoothing", "X", &a.label_smoothing, "label smoothing", "0.1");
-  app.option("dropout", "X", &a.dropout, "dropout on embeddings and sublayer outputs", "0.1");
-  app.option("clip-norm", "X", &a.clip_norm, "clip the gradient's global norm to X (0: off)", "1");
-  app.option("max-steps", "N", &a.max_steps, "stop after N steps in all (0: no limit)", "0");
-  app.option("max-time", "SECONDS", &a.max_time, "stop this run after SECONDS (0: no limit)", "0");
-  app.option("max-epochs", "N", &a.max_epochs, "stop after N epochs (0: no limit)", "0");
-  app.option("valid-every", "N", &a.valid_every, "steps between validations and checkpoints", "1000");
-  app.option("log-every", "N", &a.log_every, "steps between training-log records", "100");
-  app.option("patience", "N", &a.patience, "stop after N validations without improvement (0: never)", "10");
-  app.option("stop-metric", "M", &a.stop_metric, "validation metric for the best model and early stopping: "
-             "chrf, bleu or loss", "chrf");
-  app.flag("resume", &a.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
-  app.option("log", "FILE", &a.log, "JSONL training log", "MODEL.log.jsonl");
-  app.option("plot", "FILE", &a.plot, "SVG plot of the loss and score curves", "MODEL.svg");
-  app.group("Decoding (translate, validation)");
-  app.option("batch-size", "N", &a.batch_size, "sentences decoded together", "32");
-  app.option("max-len-factor", "X", &a.max_len_factor, "output tokens <= X * source tokens + 10", "2");
-  app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kSkipBad |
-                    cli::Common::kInputs);
+  cli::App& train_cmd = app.subcommand("train", "train a model (SentencePiece trained in the same run)",
+                                       "train -o MODEL [--valid VALID.tsv] [options] TRAIN.tsv...");
+  training_options(train_cmd, a);
+  train_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kSkipBad |
+                          cli::Common::kInputs);
+  cli::App& tr_cmd = app.subcommand("translate", "translate text, a sentence a line", "translate -m MODEL [-o OUT] [TEXT]");
+  tr_cmd.group("Model");
+  tr_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with");
+  decoding_options(tr_cmd, a);
+  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kInputs);
+  cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");
+  in_cmd.group("Model");
+  in_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to inspect");
+  in_cmd.flag("vocab", &a.vocab, "list the vocabulary (side, id, piece, score) instead of the summary");
+  in_cmd.common(c, cli::Common::kOutput);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
-    if (c.inputs.empty()) throw cli::UsageError("no subcommand", std::string("Usage: ") + kUsage);
-    const std::string cmd = c.inputs[0];
-    std::vector<std::string> files(c.inputs.begin() + 1, c.inputs.end());
-    if (cmd == "train") return train(ctx, c, a, files);
-    if (cmd == "translate") return translate(ctx, c, a, files);
-    if (cmd == "inspect") {
-      if (!files.empty()) throw cli::UsageError("inspect takes -m MODEL, not files");
-      return inspect(c, a);
-    }
-    throw cli::UsageError("unknown subcommand " + quote(cmd), "use train, translate or inspect");
+    if (ctx.command() == "train") return train(ctx, c, a, c.inputs);
+    if (ctx.command() == "translate") return translate(ctx, c, a, c.inputs);
+    return inspect(c, a);
   });
 }

@@ -150,13 +150,13 @@ PC_CLI_TYPES(PC_CLI_DEFINE)
 #undef PC_CLI_DEFINE
 
 OptionRef App::choice(const std::string& names, std::string arg, std::string* target, std::vector<std::string> choices,
-                      std::string help) {
+                      std::string help, std::string shown_default) {
   Option o;
   o.arg = std::move(arg);
   std::string alts;
   for (const auto& x : choices) alts += (alts.empty() ? "" : "|") + x;
   o.help = std::move(help) + " (" + alts + ")";
-  o.default_text = *target;
+  o.default_text = shown_default.empty() ? *target : std::move(shown_default);
   o.kind = Kind::kChoice;
   o.choices = std::move(choices);
   o.set = [target](const Option& opt, const std::string& v) {

@@ -127,7 +127,7 @@ class App {
                    std::string shown_default = "");
   // A string that must be one of `choices` (listed in --help and checked).
   OptionRef choice(const std::string& names, std::string arg, std::string* target, std::vector<std::string> choices,
-                   std::string help);
+                   std::string help, std::string shown_default = "");
   // A size in bytes, written 20M, 512k, 1G or 1000 (k, M, G are powers of 1024).
   OptionRef size(const std::string& names, std::string arg, uint64_t* target, std::string help,
                  std::string shown_default = "");
