@@ -222,6 +222,13 @@ App& App::subcommand(std::string name, std::string about, std::string usage) {
   return *subs_.back();
 }
 
+App& App::subcommand(std::function<bool(const std::string&)> matches, std::string name, std::string about,
+                     std::string usage) {
+  App& sub = subcommand(std::move(name), std::move(about), std::move(usage));
+  sub.matches_ = std::move(matches);
+  return sub;
+}
+
 std::vector<const App*> App::owners_of(const std::string& name) const {
   const App* root = parent_ ? parent_ : this;
   std::vector<const App*> r;

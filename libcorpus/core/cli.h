@@ -139,6 +139,11 @@ class App {
   // A subcommand with its own option table; `usage` is what follows the tool
   // name ("train [options] BITEXT..."). The returned App lives as long as this.
   App& subcommand(std::string name, std::string about, std::string usage);
+  // A family of command words under one table: `matches` says which words
+  // belong to it (pc-eval's "bleu", "chrf,chrf++", ...); `name` is how help
+  // lists it. Context::command() gives the word as typed.
+  App& subcommand(std::function<bool(const std::string&)> matches, std::string name, std::string about,
+                  std::string usage);
 
   // Parses argv, runs `body`, and returns the process exit code. With
   // subcommands, argv[1] chooses one and Context::command() names it.
@@ -152,6 +157,7 @@ class App {
   void version_line(std::string name, std::string value);
   const std::string& tool() const { return tool_; }
   const std::string& command() const { return command_; }  // "" for the tool itself
+  const std::string& invoked() const { return invoked_; }  // the command word as typed
   const Common* common_options() const { return common_; }
 
  private:
@@ -160,7 +166,8 @@ class App {
   // The subcommands that declare an option ("dim" or "m"), in declaration order.
   std::vector<const App*> owners_of(const std::string& name) const;
 
-  std::string tool_, about_, usage_, command_;
+  std::string tool_, about_, usage_, command_, invoked_;
+  std::function<bool(const std::string&)> matches_;
   const App* parent_ = nullptr;
   std::string current_group_ = "Options";
   std::deque<Option> table_;
@@ -193,7 +200,7 @@ class Context {
   const Common& common() const { return common_; }
   const std::string& tool() const { return app_.tool(); }
   // The subcommand that runs ("train"), "" for a tool without subcommands.
-  const std::string& command() const { return app_.command(); }
+  const std::string& command() const { return app_.invoked(); }
   int threads() const { return threads_; }
   Progress& progress() { return *progress_; }
 

@@ -67,7 +67,10 @@ int App::run(int argc, char** argv, const std::function<void(Context&)>& body) {
   if (first == "--version") return print_stdout(version_text(), tool_);
   if (first == "--help-table") return print_stdout(table_tsv(), tool_);
   for (const auto& sub : subs_)
-    if (sub->command_ == first) return sub->run_args(args, 2, body);
+    if (sub->matches_ ? sub->matches_(first) : sub->command_ == first) {
+      sub->invoked_ = first;
+      return sub->run_args(args, 2, body);
+    }
   if (first.empty() || first[0] == '-')
     say(fmt::format("{}: no command given \u2014 use {} (see '{} --help')", tool_, one_of(names), tool_));
   else

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,20 +17,23 @@ namespace corpus::eval {
 struct MetricSettings {
   // BLEU
   std::string tokenize = "13a", smooth = "exp";
-  std::string smooth_value;  // "" for the method's default
+  std::optional<double> smooth_value;  // none: the method's default (floor 0.1, add-k 1)
   int max_order = 4;
   bool effective_order = false;
   // chrF
   int char_order = 6;
-  int word_order = -1;  // < 0: 0 for chrf, 2 for chrf++
+  std::optional<int> word_order;  // none: 0 for chrf, 2 for chrf++
   int beta = 2;
   bool whitespace = false, eps_smoothing = false;
   // both
   bool lowercase = false;
 };
 
+// True for a comma-separated list of metric names ("bleu", "chrf,chrf++").
+bool is_metric_list(std::string_view names);
+
 // One metric per comma-separated name, in order. ConfigError for an unknown
-// name, tokenizer or smoothing method, or a smooth value that is no number.
+// name, tokenizer or smoothing method.
 std::vector<std::unique_ptr<Metric>> make_metrics(std::string_view names, const MetricSettings& s);
 
 }  // namespace corpus::eval

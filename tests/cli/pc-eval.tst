@@ -22,8 +22,8 @@ empty-input	1	empty	~empty input	pc-eval bleu -r $DATA/eval/empty.txt $DATA/eval
 missing-file	1	empty	~pc-eval: .*no-such-file.*No such file	pc-eval bleu -r $DATA/eval/one.txt no-such-file.txt
 truncated-gz	1	empty	~truncated\.gz: truncated gzip data	pc-eval bleu -r $DATA/eval/readme.ref1 $DATA/eval/truncated.gz
 no-reference	2	empty	~no reference	pc-eval bleu $DATA/eval/one.txt
-unknown-tokenizer	2	empty	~unknown tokenizer	pc-eval bleu --tokenize moses -r $DATA/eval/one.txt $DATA/eval/one.txt
-unknown-subcommand	2	empty	~unknown subcommand	pc-eval blue -r $DATA/eval/one.txt $DATA/eval/one.txt
+unknown-tokenizer	2	empty	~^pc-eval: --tokenize must be 13a, intl, zh, char or none, not 'moses'$	pc-eval bleu --tokenize moses -r $DATA/eval/one.txt $DATA/eval/one.txt
+unknown-subcommand	2	empty	~^pc-eval: unknown command 'blue' — use bleu\|chrf\|chrf\+\+, mining or align	pc-eval blue -r $DATA/eval/one.txt $DATA/eval/one.txt
 two-hyps-without-test	2	empty	~--paired-bs	pc-eval bleu -r $DATA/eval/one.txt $DATA/eval/one.txt $DATA/eval/one.txt
 bad-tsv-column	2	empty	~no column named	pc-eval bleu --tsv $DATA/eval/readme.tsv -r trg_text x_nope
 # Mining (BUCC): hand-computed in tests/mt/test_mining_align.cpp.
@@ -55,3 +55,7 @@ mining-gold-nul	1	empty	~x\.gold:1: NUL byte	printf 'de-\0\ten-1\n' > x.gold && 
 mining-candidates-nul	1	empty	~c\.tsv:1: NUL byte	printf 'de-001\ten-\0001\t0.9\n' > c.tsv && pc-eval mining -g $DATA/eval/mine.gold c.tsv
 tsv-invalid-utf8	1	empty	~t\.tsv:2: invalid UTF-8	printf 'trg_text\tx_mt\nabc\tab\xff\n' > t.tsv && pc-eval bleu --tsv t.tsv -r trg_text x_mt
 align-invalid-utf8	1	empty	~w\.bad:1: invalid UTF-8	printf '0-0 1-\xff\n' > w.bad && pc-eval align -g $DATA/eval/wa.gold w.bad
+# each command has its own option table: a chrF option given to mining is a usage error naming its owner
+option-of-another-command	2	empty	~^pc-eval: --chrf-beta is an option of 'pc-eval bleu\|chrf\|chrf\+\+', not of 'pc-eval mining' — see 'pc-eval mining --help'$	pc-eval mining --chrf-beta 9 2>e; r=$?; cat e >&2; [ "$(wc -l <e)" = 1 ] || exit 99; exit $r
+smooth-value-not-a-number	2	empty	~^pc-eval: --smooth-value must be a number, not '0\.1x'$	pc-eval bleu --smooth-method floor --smooth-value 0.1x -r $DATA/eval/one.txt $DATA/eval/one.txt
+threshold-not-a-number	2	empty	~^pc-eval: --threshold must be a number, not 'high'$	pc-eval mining --gold g --threshold high c
