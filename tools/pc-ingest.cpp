@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   app.option("lang", "LIST", &langs, "keep only documents in these languages, comma-separated (e.g. en,fr)");
   app.option("min-lang-percent", "N", &o.min_lang_percent, "CLD2 share (percent) below which a language is und");
   app.flag("no-dedup", &no_dedup, "keep exact duplicate documents (same text)");
+  app.flag("follow-symlinks", &o.follow_symlinks, "in a folder, read what symbolic links point to (skipped and counted otherwise)");
   app.group("Boilerplate");
   app.flag("no-boilerplate", &no_boilerplate, "keep every text block (no link-density, short-block or repeat rules)");
   app.option("max-link-density", "X", &o.bp.max_link_density, "blocks with a larger share of link text are dropped");
@@ -80,14 +81,15 @@ int main(int argc, char** argv) {
     cb.skipped = [&](const std::string& msg) {
       if (++skipped_shown <= 10) ctx.warn("skipped: " + msg);
     };
-    cb.progress = [&](uint64_t bytes, uint64_t records) { ctx.progress().update(bytes, records); };
+    if (ctx.progress().enabled())  // not with -q or --no-progress: nothing to draw
+      cb.progress = [&](uint64_t bytes, uint64_t records) { ctx.progress().update(bytes, records); };
     IngestStats st = run_ingest(inputs, o, cb);
     if (split)
       split->commit();
     else
       out->commit();
     ctx.set_count("records", st.records);
-    for (const auto& [k, v] : st.outcomes) ctx.set_count(k, v);
+    for (const auto& [k, v] : st.outcomes.entries()) ctx.set_count(k, v);
     ctx.set_count("docs", st.docs);
     for (const auto& [k, v] : st.langs) ctx.set_count("docs " + k, v);
   });

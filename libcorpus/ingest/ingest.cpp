@@ -25,15 +25,6 @@
 
 namespace corpus {
 
-void IngestStats::count(const std::string& outcome, uint64_t n) {
-  for (auto& [k, v] : outcomes)
-    if (k == outcome) {
-      v += n;
-      return;
-    }
-  outcomes.emplace_back(outcome, n);
-}
-
 std::string url_host(std::string_view url) { return url_host_port(url); }
 
 namespace {
@@ -73,6 +64,10 @@ class Spool : public ByteSource {
 
 struct Work {
   IngestItem item;
+  // Bytes read from all inputs when the item was read. Taken in the input
+  // stage: the last stage runs on another thread while the input stage moves
+  // on, resets the source and opens the next input, so it must not read them.
+  uint64_t position = 0;
   Extracted x;
   std::string spool_line;  // a candidate's spool line, encoded on the worker thread
 };
@@ -284,7 +279,6 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
   std::unique_ptr<ItemSource> src;
   uint64_t done_bytes = 0;
   uint64_t candidates = 0;
-  auto position = [&] { return done_bytes + (src ? src->position() : 0); };
   tbb::parallel_pipeline(
       tokens,
       tbb::make_filter<void, std::shared_ptr<Work>>(
@@ -297,9 +291,12 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
                   fc.stop();
                   return nullptr;
                 }
-                src = open_items(inputs[next_input++], o.max_size);
+                src = open_items(inputs[next_input++], o.max_size, o.follow_symlinks);
               }
-              if (src->next(w->item)) return w;
+              if (src->next(w->item)) {
+                w->position = done_bytes + src->position();
+                return w;
+              }
               done_bytes += src->position();
               src.reset();
             }
@@ -322,16 +319,16 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
                 if (x.bad) {
                   if (!o.skip_bad)
                     throw Error(x.message, "--skip-bad skips bad records and counts them").at(x.input);
-                  st.count("bad (skipped)");
+                  st.outcomes.add("bad (skipped)");
                   if (cb.skipped) cb.skipped(x.input + ": " + x.message);
                 } else if (!x.outcome.empty()) {
-                  st.count(x.outcome);
+                  st.outcomes.add(x.outcome);
                 } else {
                   if (o.boilerplate) rep.add_page(x.host, x.hashes);
                   spool.write(w->spool_line);
                   ++candidates;
                 }
-                if (cb.progress) cb.progress(position(), st.records);
+                if (cb.progress) cb.progress(w->position, st.records);
               }));
 
   // ---- pass 2 ----
@@ -361,7 +358,7 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
           std::string_view line = all.substr(0, nl);
           all.remove_prefix(nl + 1);
           if (line[0] == 'D') {
-            st.count(std::string(line.substr(2)));
+            st.outcomes.add(line.substr(2));
             continue;
           }
           size_t t1 = line.find('\t', 2), t2 = line.find('\t', t1 + 1);
@@ -370,11 +367,11 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
           Digest128 d{std::stoull(std::string(hex.substr(16, 16)), nullptr, 16),
                       std::stoull(std::string(hex.substr(0, 16)), nullptr, 16)};
           if (o.dedup && !seen.insert(d)) {
-            st.count("duplicate");
+            st.outcomes.add("duplicate");
             continue;
           }
           if (!o.langs.empty() && std::find(o.langs.begin(), o.langs.end(), lang) == o.langs.end()) {
-            st.count("language not kept");
+            st.outcomes.add("language not kept");
             continue;
           }
           ++st.docs;

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "libcorpus/core/counts.h"
 #include "libcorpus/ingest/boilerplate.h"
 
 namespace corpus {
@@ -38,15 +39,15 @@ struct IngestOptions {
   uint32_t repeat_min_pages = 5;     // a paragraph on at least this many pages of a host...
   double repeat_fraction = 0.1;      // ...and on at least this share of them is boilerplate
   int min_lang_percent = 50;         // CLD2 share below which the language is "und"
+  bool follow_symlinks = false;      // read the files and folders symbolic links in a folder point to
 };
 
 // What happened to the input, for the summary and --meta.
 struct IngestStats {
   uint64_t records = 0;
-  std::vector<std::pair<std::string, uint64_t>> outcomes;  // "kept", "not 200", ... in first-seen order
-  std::vector<std::pair<std::string, uint64_t>> langs;     // documents written per language, sorted
+  OrderedCounts outcomes;                               // "duplicate", "HTTP status not 200", ... in first-seen order
+  std::vector<std::pair<std::string, uint64_t>> langs;  // documents written per language, sorted
   uint64_t docs = 0;
-  void count(const std::string& outcome, uint64_t n = 1);
 };
 
 struct IngestCallbacks {
@@ -55,6 +56,7 @@ struct IngestCallbacks {
   // A bad record that was skipped (--skip-bad), with its location.
   std::function<void(const std::string& message)> skipped;
   // Progress: decompressed bytes read so far (all inputs), records read.
+  // Optional; called in input order from the last stage of pass 1.
   std::function<void(uint64_t bytes, uint64_t records)> progress;
 };
 
