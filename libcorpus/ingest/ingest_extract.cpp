@@ -42,6 +42,10 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
                           : x.url == x.input ? what : fmt::format("{}: {}", x.url, what);
     return x;
   };
+  if (!it.skipped.empty()) {
+    x.outcome = it.skipped;
+    return x;
+  }
   if (!it.bad.empty()) {
     x.bad = true;
     x.outcome = "bad";

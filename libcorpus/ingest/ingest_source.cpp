@@ -170,18 +170,29 @@ class ArchiveItems : public ItemSource {
   bool done_ = false;
 };
 
+struct FolderEntry {
+  std::string path;
+  bool link_skipped = false;  // a symbolic link, not followed
+  bool operator<(const FolderEntry& o) const { return path < o.path; }
+};
+
 class FileItems : public ItemSource {
  public:
-  FileItems(std::vector<std::string> files, std::string input, uint64_t max_size)
+  FileItems(std::vector<FolderEntry> files, std::string input, uint64_t max_size)
       : files_(std::move(files)), input_(std::move(input)), max_(max_size) {}
 
   bool next(IngestItem& it) override {
     if (i_ >= files_.size()) return false;
-    const std::string& f = files_[i_++];
+    const FolderEntry& e = files_[i_++];
+    const std::string& f = e.path;
     it = IngestItem{};
     it.input = input_;
     it.number = i_;
     it.url = f;
+    if (e.link_skipped) {
+      it.skipped = "symlink not followed";
+      return true;
+    }
     std::error_code ec;
     uint64_t size = fs::file_size(f, ec);
     if (ec) throw Error(ec.message()).at(f);
@@ -211,7 +222,7 @@ class FileItems : public ItemSource {
   uint64_t position() const override { return pos_; }
 
  private:
-  std::vector<std::string> files_;
+  std::vector<FolderEntry> files_;
   std::string input_;
   uint64_t max_;
   size_t i_ = 0;
@@ -239,14 +250,20 @@ class UnknownInput : public ItemSource {
 
 }  // namespace
 
-std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_size) {
+std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_size, bool follow_symlinks) {
   std::error_code ec;
   if (path != "-" && !path.empty() && fs::is_directory(path, ec)) {
-    std::vector<std::string> files;
-    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+    std::vector<FolderEntry> files;
+    const auto opts = follow_symlinks ? fs::directory_options::follow_directory_symlink : fs::directory_options::none;
+    for (auto it = fs::recursive_directory_iterator(path, opts, ec); !ec && it != fs::recursive_directory_iterator();
          it.increment(ec)) {
-      if (it->is_regular_file(ec) && !mime_for_filename(it->path().string()).empty())
-        files.push_back(it->path().string());
+      const bool kept_name = !mime_for_filename(it->path().string()).empty();
+      if (!follow_symlinks && it->is_symlink(ec)) {
+        // Counted when it would have been read: a file of a kept kind, or a folder.
+        if (kept_name || it->is_directory(ec)) files.push_back({it->path().string(), true});
+        continue;
+      }
+      if (it->is_regular_file(ec) && kept_name) files.push_back({it->path().string(), false});
     }
     if (ec) throw Error(ec.message()).at(path);
     std::sort(files.begin(), files.end());
@@ -259,7 +276,7 @@ std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_siz
       (head.size() >= 262 && head.substr(257, 5) == "ustar"))
     return std::make_unique<ArchiveItems>(std::move(src), max_size);
   if (path != "-" && !mime_for_filename(path).empty())
-    return std::make_unique<FileItems>(std::vector<std::string>{path}, path, max_size);
+    return std::make_unique<FileItems>(std::vector<FolderEntry>{{path, false}}, path, max_size);
   return std::make_unique<UnknownInput>(path.empty() ? "-" : path);
 }
 

@@ -23,6 +23,7 @@ struct IngestItem {
   std::string data;          // WARC block, or the file's bytes
   bool oversize = false;     // over the size limit: `data` was not read
   std::string bad;           // what is wrong with a malformed record, or ""
+  std::string skipped;       // an item not read on purpose, as its outcome ("symlink not followed"), or ""
 };
 
 class ItemSource {
@@ -36,8 +37,11 @@ class ItemSource {
 };
 
 // Opens `path` ("-" = stdin). Items larger than `max_size` are not read.
-// Throws Error when the input cannot be opened or is of no known kind.
-std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_size);
+// In a folder, a symbolic link (to a file or a folder) is an item with
+// `skipped` set unless `follow_symlinks`: a link may point anywhere on the
+// machine (folder/x.txt -> /etc/passwd). Throws Error when the input cannot
+// be opened or is of no known kind.
+std::unique_ptr<ItemSource> open_items(const std::string& path, uint64_t max_size, bool follow_symlinks = false);
 
 // The MIME type a file name implies (.html .htm .xhtml -> text/html, .txt ->
 // text/plain), or "".

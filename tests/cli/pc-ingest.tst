@@ -36,6 +36,9 @@ latin1-with-header	0	~Le café crème de Noël coûte trois euros	-	pc-ingest --
 latin1-without-header	0	~Le café crème de Noël coûte trois euros	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep latin1-none
 sjis-with-header	0	~"charset":"shift_jis".*|日本語のテキストです。これは文字コード	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep sjis-header | grep '"lang":"ja"'
 sjis-without-header	0	~日本語のテキストです。これは文字コードの検出	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep sjis-none | grep '"lang":"ja"'
+# A symbolic link in a folder may point anywhere (x.txt -> /etc/passwd): skipped and counted unless --follow-symlinks
+folder-symlink-skipped	0	!(secret|root:)	~4 records, 3 symlink not followed, 1 docs	mkdir -p d/sub outside && cp $DATA/ingest/latin1.html d/a.html && printf 'Ce texte secret se trouve hors du dossier lu et ne doit pas devenir un document.\n' > outside/secret.txt && ln -s ../outside/secret.txt d/x.txt && ln -s /etc/passwd d/passwd.txt && ln -s ../../outside d/sub/link && pc-ingest d
+folder-symlink-follow	0	~"url":"d/sub/link/secret.txt".*"text":"Ce texte secret	~3 records, 3 docs	mkdir -p d/sub outside && cp $DATA/ingest/latin1.html d/a.html && printf 'Ce texte secret se trouve hors du dossier lu et ne doit pas devenir un document.\n' > outside/secret.txt && ln -s ../outside/secret.txt d/x.txt && ln -s /etc/passwd d/passwd.txt && ln -s ../../outside d/sub/link && rm d/passwd.txt && pc-ingest --follow-symlinks --no-dedup d
 latin1-file-detected	0	~"lang":"fr".*Le café crème	-	pc-ingest $DATA/ingest/latin1.html
 sjis-file-detected	0	~"lang":"ja".*東京都の天気は晴れ	-	pc-ingest $DATA/ingest/sjis.html
 all-valid-utf8	0	empty	-	pc-ingest -q --no-dedup $DATA/ingest/charset.warc $DATA/ingest/*.html 2>/dev/null | iconv -f UTF-8 -t UTF-8 > /dev/null; pc-ingest -q --no-dedup $DATA/ingest/charset.warc | python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); assert "\ufffd" not in t and "Ã" not in t'
