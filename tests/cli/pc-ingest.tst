@@ -29,7 +29,8 @@ dedup-by-digest	0	-	~66 duplicate, 66 docs	pc-ingest $SAMPLES/site $SAMPLES/site
 no-dedup	0	-	~132 docs	pc-ingest --no-dedup $SAMPLES/site $SAMPLES/site > /dev/null
 threads-identical	0	empty	-	pc-ingest -q -j1 $SAMPLES/site > a && pc-ingest -q -j2 $SAMPLES/site > b && cmp a b && [ $(wc -l < a) -gt 60 ]
 tar-and-zip	0	-	-	tar -C $SAMPLES/site -cf s.tar en fr && (cd $SAMPLES/site && python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1],"w"); [z.write(f) for f in sys.argv[2:]]' $OLDPWD/s.zip de/index.html de/ch02-s1.html) && pc-ingest -q s.tar s.zip > d && [ $(grep -c '"lang":"fr"' d) = 13 ] && [ $(grep -c '"lang":"de"' d) = 2 ] && grep -q '"url":"s.tar!/en/index.html"' d
-warc-roundtrip-gz-zst	0	-	-	zstd -q -c $DATA/ingest/charset.warc > c.warc.zst && gzip -c $DATA/ingest/charset.warc > c.warc.gz && pc-ingest -q --no-dedup $DATA/ingest/charset.warc > a && pc-ingest -q --no-dedup c.warc.zst > b && pc-ingest -q --no-dedup c.warc.gz > c && cmp <(grep -v '"file"' a | wc -l) <(grep -v '"file"' b | wc -l) && [ $(wc -l < c) = 4 ]
+# The same documents, offsets included, from the plain, zstd and gzip WARC (only warc.file differs)
+warc-roundtrip-gz-zst	0	-	-	zstd -q -c $DATA/ingest/charset.warc > c.warc.zst && gzip -c $DATA/ingest/charset.warc > c.warc.gz && pc-ingest -q --no-dedup $DATA/ingest/charset.warc > a && pc-ingest -q --no-dedup c.warc.zst > b && pc-ingest -q --no-dedup c.warc.gz > c && for f in a b c; do sed 's/"file":"[^"]*"/"file":"F"/' $f > $f.n; done && [ $(wc -l < a.n) = 4 ] && cmp a.n b.n && cmp a.n c.n
 
 # --- charsets: ISO-8859-1 and Shift-JIS, with and without a charset header ---
 latin1-with-header	0	~Le café crème de Noël coûte trois euros	-	pc-ingest --no-dedup $DATA/ingest/charset.warc | grep latin1-header
