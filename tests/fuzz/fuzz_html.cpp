@@ -1,21 +1,38 @@
 // HTML -> text through gumbo, with and without the prescan that shrinks the
 // page first: html_text.h promises the same result both ways.
+#include <algorithm>
+#include <cstdio>
+
 #include "libcorpus/ingest/html_text.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace {
-bool same(const corpus::HtmlPage& a, const corpus::HtmlPage& b) {
-  if (a.too_deep != b.too_deep || a.title != b.title || a.lang != b.lang || a.base != b.base) return false;
-  if (a.blocks.size() != b.blocks.size() || a.links.size() != b.links.size()) return false;
-  for (size_t i = 0; i < a.blocks.size(); ++i) {
-    const auto &x = a.blocks[i], &y = b.blocks[i];
-    if (x.text != y.text || x.chars != y.chars || x.link_chars != y.link_chars || x.heading != y.heading) return false;
-  }
-  for (size_t i = 0; i < a.links.size(); ++i) {
-    const auto &x = a.links[i], &y = b.links[i];
-    if (x.href != y.href || x.hreflang != y.hreflang || x.alternate != y.alternate) return false;
-  }
+// Says on stderr where two pages differ first (the report of a finding).
+bool differ(const char* what, const std::string& a, const std::string& b) {
+  if (a == b) return false;
+  std::fprintf(stderr, "fuzz: %s: prescan \"%s\" vs plain \"%s\"\n", what, a.c_str(), b.c_str());
   return true;
+}
+bool differ(const char* what, size_t a, size_t b) { return differ(what, std::to_string(a), std::to_string(b)); }
+
+bool same(const corpus::HtmlPage& a, const corpus::HtmlPage& b) {
+  if (differ("too_deep", a.too_deep, b.too_deep) || differ("title", a.title, b.title) ||
+      differ("lang", a.lang, b.lang) || differ("base", a.base, b.base))
+    return false;
+  for (size_t i = 0; i < std::min(a.blocks.size(), b.blocks.size()); ++i) {
+    const auto &x = a.blocks[i], &y = b.blocks[i];
+    if (differ("block text", x.text, y.text) || differ("block chars", x.chars, y.chars) ||
+        differ("block link_chars", x.link_chars, y.link_chars) || differ("block heading", x.heading, y.heading))
+      return false;
+  }
+  if (differ("blocks", a.blocks.size(), b.blocks.size())) return false;
+  for (size_t i = 0; i < std::min(a.links.size(), b.links.size()); ++i) {
+    const auto &x = a.links[i], &y = b.links[i];
+    if (differ("href", x.href, y.href) || differ("hreflang", x.hreflang, y.hreflang) ||
+        differ("alternate", x.alternate, y.alternate))
+      return false;
+  }
+  return !differ("links", a.links.size(), b.links.size());
 }
 }  // namespace
 

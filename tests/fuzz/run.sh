@@ -65,6 +65,10 @@ for t in "${targets[@]}"; do
   last=$(grep -E '^#[0-9]+.*cov: ' "$dir/log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
+  # Fork mode (FUZZ_ARGS=-fork=1 -ignore_crashes=1, to go on after a
+  # finding) prints no final stats: take them from its last status line.
+  [[ -z $runs ]] && runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<< "$last")
+  [[ -z $speed ]] && speed=$(sed -n 's/.* exec\/s:\? \([0-9]*\).*/\1/p' <<< "$last")
   count() { find "$dir/artifacts" -name "$1-*" | wc -l; }
   crashes=$(count crash) leaks=$(count leak) timeouts=$(count timeout) ooms=$(count oom)
   # An abort without an artifact (the fuzzer itself failed) is a finding too.
