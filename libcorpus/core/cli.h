@@ -180,7 +180,7 @@ class App {
 
 // The value types option() reads (defined in cli.cpp).
 #define PC_CLI_TYPES(X)                                                                                  \
-  X(std::string) X(int) X(int64_t) X(uint64_t) X(double) X(float) X(std::vector<std::string>)            \
+  X(std::string) X(int) X(uint32_t) X(int64_t) X(uint64_t) X(double) X(float) X(std::vector<std::string>)            \
   X(std::optional<int>) X(std::optional<int64_t>) X(std::optional<uint64_t>) X(std::optional<double>)    \
   X(std::optional<std::string>)
 #define PC_CLI_EXTERN(T) \
