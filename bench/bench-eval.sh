@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pc-eval throughput (issue 3): BLEU and chrF together (`pc-eval bleu,chrf`,
+# pc-eval throughput: BLEU and chrF together (`pc-eval bleu,chrf`,
 # one pass, 13a tokenizer, one reference) on N sentence pairs (default 1M),
 # with one thread and with two, in sentence pairs per second, and peak RSS.
 # A smaller run (N/10 pairs) shows that memory does not grow with the corpus.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# IBM Model 1 benchmarks (issue 6), on real catalogue bitext (all en-X pairs
+# IBM Model 1 benchmarks, on real catalogue bitext (all en-X pairs
 # that scripts/make-sample-bitext.sh finds under /usr/share/locale, made into
 # a temporary folder; >= 100k pairs on a Debian 12 machine with the usual
 # locales):

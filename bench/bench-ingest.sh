@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pc-ingest benchmark (issue 4): MB/s of .warc.gz per thread, on two WARCs
+# pc-ingest benchmark: MB/s of .warc.gz per thread, on two WARCs
 # made by crawling the local test server (tests/crawl/serve_site.py):
 #
 #  1. "debian-reference": /usr/share/debian-reference served as the ten

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Core I/O benchmarks (issue 2):
+# Core I/O benchmarks:
 #  1. LineReader (plain and .zst) against `wc -l` / `zstdcat | wc -l`.
 #  2. pc-tmx TSV->TMX and TMX->TSV throughput with peak RSS, on a generated
 #     TSV of SIZE_MB (default 1000 = 1 GB), with 1 and 2 threads.

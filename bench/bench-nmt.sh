@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pc-nmt training throughput (issue 7) against PyTorch (Debian's python3-torch)
+# pc-nmt training throughput against PyTorch (Debian's python3-torch)
 # training the same architecture on batches of the same shape with the same
 # thread count, in the same run (bench/driver.py, interleaved, medians).
 # Target tokens per second = STEPS x B x T / median wall time (the wall time

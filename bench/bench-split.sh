@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pc-split benchmarks (issue 5):
+# pc-split benchmarks:
 #  1. MB/s per thread on SIZE_MB (default 100) of mixed-language paragraphs
 #     from the gettext catalogues (20 languages, bench/make-split-text.py):
 #     plain text with -j1 and -j2, and the same paragraphs as documents JSONL

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Word-based translation with IBM Model 1, scored by pc-eval (issue 6).
+# Word-based translation with IBM Model 1, scored by pc-eval.
 # For each pair: the held-out test set is the committed sample
 # data/samples/bitext/en-XX.tsv (3000 pairs); the training data is every other
 # en-XX pair that scripts/make-sample-bitext.sh finds in this machine's gettext

@@ -1,5 +1,5 @@
 // bench_ingest_floor: how long the libraries pc-ingest must call take on
-// their own, against the time an MB/s target allows (issue 4).
+// their own, against the time an MB/s target allows.
 //
 // Usage: bench_ingest_floor WARC DOCS.jsonl [REPEAT] [TARGET_MB_PER_S]
 //   WARC       the .warc.gz pc-ingest read

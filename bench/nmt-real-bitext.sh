@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real-bitext run of issue 7: pc-nmt trained for at most an hour on the
+# The real-bitext run: pc-nmt trained for at most an hour on the
 # en->es pairs of this machine's gettext catalogues, scored on 1000 held-out
 # pairs with pc-eval next to word-based `pc-ibm1 translate` (when built) and
 # Apertium (Debian's apertium-eng-spa), and a copy-the-source floor.

@@ -27,13 +27,13 @@ PACKAGES=(
   debian-reference-id debian-reference-it debian-reference-pt debian-reference-zh-cn debian-reference-zh-tw
   # tests: unit tests, XML validation, compressors used to make fixtures
   doctest-dev libxml2-utils gzip zstd xz-utils bzip2 python3
-  # tests/bench (pc-split, issue 5): baselines run on the same gold set and
+  # tests/bench (pc-split): baselines run on the same gold set and
   # text: Lingua::EN::Sentence, and Lingua::Sentence (Perl port of Moses'
   # split-sentences.perl with its non-breaking prefixes)
   liblingua-en-sentence-perl liblingua-sentence-perl
   # pc-ibm1 tests: the NumPy reference EM (tests/align/ibm1_reference.py)
   python3-numpy
-  # mt engine and pc-nmt (issue 7): Eigen tensors, OpenBLAS products (linked
+  # mt engine and pc-nmt: Eigen tensors, OpenBLAS products (linked
   # explicitly, pthread build), SentencePiece training and encoding
   libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
   # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md)

@@ -82,7 +82,7 @@ TEST_CASE("train: a tiny model learns to reverse sequences (>= 99% exact match)"
   tr.init_weights();
   // The time is reported, not asserted (speed targets live in bench/, and a
   // sanitizer build takes 14 minutes of CPU here): ctest prints the test's
-  // time and this message its CPU seconds, for "under a minute" (issue 7).
+  // time and this message its CPU seconds, for "under a minute".
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = cpu_seconds();
   std::string why = tr.run({});

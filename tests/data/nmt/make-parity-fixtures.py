@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch reference for the pc-nmt engine (issue 7).
+"""PyTorch reference for the pc-nmt engine.
 
 Builds the same tiny encoder-decoder as mt/model/transformer.cpp in plain
 PyTorch (Debian's python3-torch), with random weights, and writes one
