@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Thread-count independence of every tool: the same command with -j1 and -j2
 # on the same multi-batch input writes the same files.
-#   determinism.sh BIN_DIR
+#   determinism.sh BIN_DIR     (ONLY=REGEX: only the modes whose name matches)
 # Each run is in a folder of its own with the same relative output names, so
 # the command lines recorded in the outputs agree. Outputs are compared byte
 # for byte, except the throughput in pc-nmt's training log and the WARC
@@ -18,6 +18,7 @@ failures=0
 # "none" (run the same command twice) or "ARG1|ARG2" (append ARG1, then ARG2).
 det_mode() {
   local name=$1 how=$2
+  [[ $name =~ ${ONLY:-.} ]] || return 0
   shift 2
   local dir=$work/$name a b
   case $how in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Crash safety of every tool: SIGKILL in the middle of a run never leaves a
 # half file under an output's name, and the next run cleans up.
-#   kill-test.sh BIN_DIR
+#   kill-test.sh BIN_DIR     (ONLY=REGEX: only the modes whose name matches)
 # For each tool and mode that writes files: a reference run (in a folder of
 # its own) gives the outputs and the run time T; then the same command, in a
 # fresh folder, is killed with SIGKILL at $KILLS points drawn by $RANDOM
@@ -31,6 +31,7 @@ state_of() { [ -e "$1" ] && sha1sum <"$1" | cut -c1-40 || echo absent; }
 # checkpoint a kill left).
 kill_mode() {
   local name=$1 flags=$2
+  [[ $name =~ ${ONLY:-.} ]] || return 0
   shift 2
   local dir=$work/$name ref=$work/$name/ref run=$work/$name/run
   mkdir -p "$ref" "$run"
@@ -136,6 +137,7 @@ pages() { zcat "$1" | grep -a -A3 '^WARC-Type: response' | grep -a '^WARC-Target
 # second; killed runs are resumed by the same command until one finishes.
 crawl_state_mode() {
   local name=pc-crawl.state dir=$work/pc-crawl.state
+  [[ $name =~ ${ONLY:-.} ]] || return 0
   mkdir -p "$dir/ref" "$dir/run"
   local cmd=("$bin/pc-crawl" -q --delay 0 --host-connections 1 --state crawl.state -o site.warc.gz "$base/")
   local t0 t rc problems=() killed=0 finished=0
