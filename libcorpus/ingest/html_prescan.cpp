@@ -31,6 +31,26 @@ bool has_private_planes(std::string_view s) {
   return false;
 }
 
+// The length of the character at s[i] when gumbo replaces it with U+FFFD
+// (utf8_is_invalid_code_point in gumbo 0.10.1: C0 controls but NUL and white
+// space, DEL, C1 controls, noncharacters), else 0. Such a character must reach
+// gumbo itself: inside a run it would come back verbatim. `s` is valid UTF-8.
+size_t gumbo_replaced(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  unsigned c = at(0);
+  if (c >= 0x20 && c < 0x7F) return 0;
+  if (c < 0x20) return c == 0x0B || (c >= 0x01 && c <= 0x08) || c >= 0x0E ? 1 : 0;
+  if (c == 0x7F) return 1;
+  if (c == 0xC2) return at(1) >= 0x80 && at(1) <= 0x9F ? 2 : 0;                     // U+0080-009F
+  if (c == 0xEF) {
+    if (at(1) == 0xB7 && at(2) >= 0x90 && at(2) <= 0xAF) return 3;                   // U+FDD0-FDEF
+    if (at(1) == 0xBF && (at(2) == 0xBE || at(2) == 0xBF)) return 3;                 // U+FFFE-FFFF
+    return 0;
+  }
+  if (c >= 0xF0 && (at(1) & 0x0F) == 0x0F && at(2) == 0xBF && (at(3) == 0xBE || at(3) == 0xBF)) return 4;
+  return 0;
+}
+
 // HTML white space for the tokenizer; CR counts, since gumbo turns it into LF first.
 bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -160,6 +180,11 @@ class Prescanner {
         ++i;
         continue;
       }
+      if (size_t w = gumbo_replaced(s_, i)) {  // copied, so gumbo replaces it on both paths
+        o_.html.append(s_.substr(i, w));
+        i += w;
+        continue;
+      }
       if (is_ws(c)) {
         bool line = false;
         for (; i < n && is_ws(s_[i]); ++i) line |= s_[i] == '\n' || s_[i] == '\r';
@@ -169,7 +194,7 @@ class Prescanner {
       size_t j = i, last = i;
       for (; j < n; ++j) {
         char d = s_[j];
-        if (d == '<' || d == '&' || d == '\r' || d == '\0') break;
+        if (d == '<' || d == '&' || d == '\r' || d == '\0' || gumbo_replaced(s_, j)) break;
         if (!is_ws(d)) last = j;
       }
       text(i, last + 1);

@@ -6,7 +6,8 @@
 // the HTML5 tokenizer rules (gumbo 0.10.1's) and writes a page with the same
 // token sequence as far as html_to_text can tell:
 //   - every run of text (from a non-space character to the last one before
-//     '<', '&', CR or NUL) becomes one character, a marker from Unicode's
+//     '<', '&', CR, NUL or a character gumbo replaces with U+FFFD: C0 and C1
+//     controls, DEL, noncharacters) becomes one character, a marker from Unicode's
 //     private planes 15-16, that stands for the run (`runs[i]`); html_to_text
 //     puts the run back when it reads the text node;
 //   - a run of white space becomes one space, or one newline if it had a line

@@ -122,6 +122,34 @@ TEST_CASE("prescan: tokenizer corner cases come out the same") {
   check_same(pua);
 }
 
+TEST_CASE("prescan: control characters and noncharacters become U+FFFD on both paths") {
+  // gumbo replaces them; inside a marker's run they used to come back verbatim.
+  const std::string fffd = "\xEF\xBF\xBD";
+  std::string min("<p>a\x01" "b c</p>", 12);
+  for (bool prescan : {true, false}) {
+    HtmlPage p = html_to_text(min, false, prescan);
+    REQUIRE(p.blocks.size() == 1);
+    CHECK(p.blocks[0].text == "a" + fffd + "b c");
+    CHECK(p.blocks[0].chars == 5);
+  }
+  // Each kind, inside a long run, at its start and at its end.
+  const std::string kinds[] = {"\x01", "\x08", "\x0B", "\x0E", "\x1F", "\x7F", "\xC2\x80", "\xC2\x9F",
+                               "\xEF\xB7\x90", "\xEF\xB7\xAF", "\xEF\xBF\xBE", "\xEF\xBF\xBF",
+                               "\xF0\x9F\xBF\xBE", "\xF3\xAF\xBF\xBF"};
+  for (const std::string& k : kinds) {
+    std::string html = "<p>some text " + k + " more text</p><p>" + k + "starting run</p><p>ending run" + k +
+                       "</p><p>" + k + k + "</p><title>title " + k + " text</title>";
+    check_same(html);
+    HtmlPage p = html_to_text(html, false, true);
+    REQUIRE(p.blocks.size() == 4);
+    CHECK(p.blocks[0].text == "some text " + fffd + " more text");
+    CHECK(p.blocks[3].text == fffd + fffd);
+  }
+  // Characters next to the replaced ones are kept: U+00A0, U+FDCF, U+FFFD itself, U+10FFFD.
+  check_same("<p>keep \xC2\xA0 and \xEF\xB7\x8F and \xEF\xBF\xBD and \xF4\x8F\xBF\xBD text</p>");
+  check_same(std::string("<p>form\ffeed and\vvertical tab, a\0nul</p>", 42));
+}
+
 TEST_CASE("prescan: past the 131,068 markers of planes 15-16, text is copied and still comes out the same") {
   std::string html;
   for (int i = 0; i < 140000; ++i) html += "<p>text run " + std::to_string(i) + "</p>";
