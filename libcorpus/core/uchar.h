@@ -15,7 +15,10 @@ namespace corpus::uc {
 // ICU's U8_* macros use C casts.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
+// -Wuseless-cast exists only in gcc; clang reports the group as unknown.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
 
 // The code point starting at byte i; `next` receives the offset after it.
 inline UChar32 at(std::string_view s, size_t i, size_t* next = nullptr) {
