@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/output.h"
 
 namespace corpus {
 
@@ -54,13 +55,11 @@ void CrawlStateFile::save(const Crawler& crawler, bool force) {
   const WarcMark m = warc_->sync();
   nlohmann::json s = crawler.state();
   s[kWarcKey] = {{"path", m.path}, {"bytes", m.bytes}, {"tail_digest", m.tail_digest}};
-  const std::string tmp = path_ + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << s.dump() << '\n';
-    if (!f.flush()) throw Error("cannot write the state file").at(tmp);
-  }
-  if (std::rename(tmp.c_str(), path_.c_str()) != 0) throw Error(errno_text(errno)).at(path_);
+  // Written as every output is (core/output.h): under a temporary of its own
+  // that only a complete write renames, so a kill leaves the previous state.
+  Output out(path_, Compression::kNone);
+  out.write(s.dump() + "\n");
+  out.commit();
 }
 
 }  // namespace corpus
