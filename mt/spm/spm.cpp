@@ -14,6 +14,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/utf8.h"
 #include "libcorpus/core/hash_mix.h"
+#include "mt/spm/spm_proto_check.h"
 
 namespace mt {
 
@@ -70,12 +71,19 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
 }
 
 Tokenizer::Tokenizer(std::string_view serialized) : sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
-  auto st = sp_->LoadFromSerializedProto(serialized);
-  if (!st.ok()) {
-    std::string why(st.message());
+  auto refuse = [](std::string why) {
     while (!why.empty() && why.back() == ' ') why.pop_back();
     throw corpus::Error("not a valid SentencePiece model (" + why + ")");
+  };
+  // What libsentencepiece does not check itself (spm_proto_check.h).
+  if (std::string why = spm_proto_problem(serialized); !why.empty()) refuse(why);
+  sentencepiece::util::Status st;
+  try {
+    st = sp_->LoadFromSerializedProto(serialized);
+  } catch (const std::exception& e) {  // its trie (Darts) and allocations throw past its Status
+    refuse(e.what());
   }
+  if (!st.ok()) refuse(std::string(st.message()));
   for (int id = 0; id < sp_->GetPieceSize(); ++id)
     if (!sp_->IsControl(id) && !sp_->IsUnknown(id) && !sp_->IsUnused(id) && !sp_->IsByte(id))
       max_piece_bytes_ = std::max(max_piece_bytes_, sp_->IdToPiece(id).size());

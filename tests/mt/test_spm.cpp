@@ -2,6 +2,7 @@
 // and encode_prefix, which bounds the work on a huge line.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,64 @@ const std::string& small_model() {
   return model;
 }
 
+// Protobuf by hand: a ModelProto of the given pieces (SentencePiece: piece,
+// score, type), so a test can make what no trainer writes.
+std::string varint(uint64_t v) {
+  std::string s;
+  for (; v >= 0x80; v >>= 7) s += static_cast<char>(0x80 | (v & 0x7F));
+  s += static_cast<char>(v);
+  return s;
+}
+std::string field(int number, const std::string& bytes) { return varint(uint64_t(number) << 3 | 2) + varint(bytes.size()) + bytes; }
+std::string piece(const std::string& text, int type = 1) {
+  return field(1, text) + std::string("\x15\0\0\x80\xbf", 5) + varint(3 << 3) + varint(uint64_t(type));
+}
+std::string model_of(const std::vector<std::string>& normal) {
+  std::string m = field(1, piece("<pad>", 3)) + field(1, piece("<unk>", 2)) + field(1, piece("<s>", 3)) +
+                  field(1, piece("</s>", 3));
+  for (const auto& p : normal) m += field(1, piece(p));
+  return m;
+}
+
+// The message of the corpus::Error a model gets, or "loaded".
+std::string refusal(const std::string& model) {
+  try {
+    Tokenizer t(model);
+    return "loaded";
+  } catch (const corpus::Error& e) {
+    return e.what();
+  }
+}
+
 }  // namespace
+
+TEST_CASE("spm: a hand-made model loads, so the refusals below are about the damage only") {
+  Tokenizer t(model_of({"\xe2\x96\x81" "a", "b", "ab"}));
+  CHECK(t.vocab_size() == 7);
+  CHECK(t.piece(6) == "ab");
+}
+
+TEST_CASE("spm: a damaged piece table is a corpus::Error, never libsentencepiece's trie exception") {
+  // The fuzzer's model: a piece "\0L>" that the trie sees as zero-length.
+  const std::string fuzzed(
+      "\x1a\x0e\x0a\x05<pad>%\0\0\0\0\x18\x03\x0a\x0e\x0a\x05<unk>\x15\0\0\0\0\x18\x02\x0a\x0c\x0a\x03\0L>"
+      "\x80\x01\x01\x90\x01\x80\x40\x98\x01\0\x88\x02\0\xc0\x02\x01\xc8\x02\x02\xd0\x02\x03\xd8\x02\0"
+      "\x1a\x0a\x0a\x08identity",
+      76);
+  CHECK(refusal(fuzzed) == "not a valid SentencePiece model (piece 1 holds a NUL byte)");
+  CHECK(refusal(model_of({"a", ""})) == "not a valid SentencePiece model (piece 5 is empty)");
+  CHECK(refusal(model_of({std::string("\0a", 2)})) == "not a valid SentencePiece model (piece 4 holds a NUL byte)");
+  // A NUL inside breaks the trie's key order ("ab" sorts before "a\0c" as a C string "a").
+  CHECK(refusal(model_of({std::string("a\0c", 3), "ab"})) ==
+        "not a valid SentencePiece model (piece 4 holds a NUL byte)");
+  // A piece message without its text field.
+  CHECK(refusal(model_of({"a"}) + field(1, std::string("\x15\0\0\0\0", 5))) ==
+        "not a valid SentencePiece model (piece 5 is empty)");
+  // Lengths past the end, at either level.
+  std::string m = model_of({"abc"});
+  CHECK(refusal(m.substr(0, m.size() - 3)) == "not a valid SentencePiece model (broken protobuf framing)");
+  CHECK(refusal(m + field(1, "\x0a\x7f" "abc")) == "not a valid SentencePiece model (piece 5: broken protobuf framing)");
+}
 
 TEST_CASE("spm: a model that is not one is refused") {
   CHECK_THROWS_AS(Tokenizer("not a sentencepiece model"), corpus::Error);
