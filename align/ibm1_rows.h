@@ -30,7 +30,8 @@ struct RowOptions {
   bool skip_bad = false;           // bad rows reach `fn` with bad = true instead of stopping the run
   // A row (line) longer than this is bad and is not tokenised, since
   // tokens cost many times their bytes (0: no limit). Pair it with
-  // LineCapSource (line_cap.h) so that such a line is never held whole.
+  // corpus::LineCapSource (libcorpus/core/line_cap.h) so that such a line
+  // is never held whole.
   size_t max_line = 0;
   size_t batch_bytes = 1 << 20;
 };

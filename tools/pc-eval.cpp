@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   score.option("chrf-beta", "N", &ms.beta, "weight of recall against precision").range(0, 100);
   score.flag("chrf-whitespace", &ms.whitespace, "keep white space in character n-grams (space:yes)");
   score.flag("chrf-eps-smoothing", &ms.eps_smoothing, "epsilon smoothing as chrF++.py, Moses and NLTK (eff:no)");
-  score.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kInputs);
+  score.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kMaxLine |
+                     cli::Common::kInputs);
 
   cli::App& mining = app.subcommand("mining", "BUCC precision, recall and F1 of mined pairs",
                                     "mining --gold GOLD [--src-sents F --trg-sents F] [CANDIDATES]");
@@ -65,14 +66,14 @@ int main(int argc, char** argv) {
   mining.option("trg-sents", "FILE", &mf.trg_sents, "target sentences, ID<TAB>SENTENCE (BUCC)");
   mining.option("threshold", "X", &mf.threshold, "extract candidates with score >= X");
   mining.option("score-column", "NAME", &mf.score_column, "score column of a candidate TSV with a header");
-  mining.common(c, cli::Common::kOutput | cli::Common::kSkipBad | cli::Common::kInputs);
+  mining.common(c, cli::Common::kOutput | cli::Common::kSkipBad | cli::Common::kMaxLine | cli::Common::kInputs);
 
   cli::App& align = app.subcommand("align", "sentence (Vecalign strict/lax) and word (AER) alignment scores",
                                    "align --gold GOLD [--gold GOLD...] TEST...");
   align.group("Alignment");
   align.option("g,gold", "FILE", &gold, "gold alignments, one per TEST").whole_items();
   align.choice("align-format", "FMT", &align_format, {"vecalign", "pharaoh", "auto"}, "format (auto: from the gold file)");
-  align.common(c, cli::Common::kOutput | cli::Common::kInputs);
+  align.common(c, cli::Common::kOutput | cli::Common::kMaxLine | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     const std::string cmd = ctx.command();
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
       if (mf.gold.empty()) throw cli::UsageError("mining needs --gold FILE");
       mf.candidates = ctx.single_input(files, "pc-eval mining --gold GOLD [CANDIDATES]");
       mf.skip_bad = c.skip_bad;
+      mf.max_line = c.max_line;
       mm::MiningReport r = mm::score_mining_files(mf);
       out.write(mm::format_mining_table(r));
       out.commit();
@@ -95,14 +97,14 @@ int main(int argc, char** argv) {
     if (cmd == "align") {
       if (files.empty()) throw cli::UsageError("align needs the test alignment file(s)", "see 'pc-eval align --help'");
       if (gold.empty()) throw cli::UsageError("align needs --gold FILE");
-      std::string fmt_name = align_format == "auto" ? mm::detect_alignment_format(gold[0]) : align_format;
+      std::string fmt_name = align_format == "auto" ? mm::detect_alignment_format(gold[0], c.max_line) : align_format;
       if (fmt_name == "vecalign") {
-        mm::SentAlignScores s = mm::score_sentence_alignment_files(gold, files);
+        mm::SentAlignScores s = mm::score_sentence_alignment_files(gold, files, c.max_line);
         out.write(mm::format_sentence_alignment_table(s));
         ctx.set_count("test alignments", s.pcounts.tp_strict + s.pcounts.fp_strict);
       } else {
         if (gold.size() != 1 || files.size() != 1) throw cli::UsageError("word alignment takes one --gold and one TEST file");
-        mm::WordAlignScores w = mm::score_word_alignment_files(gold[0], files[0]);
+        mm::WordAlignScores w = mm::score_word_alignment_files(gold[0], files[0], c.max_line);
         out.write(mm::format_word_alignment_table(w));
         ctx.set_count("links", w.links);
       }
@@ -118,6 +120,7 @@ int main(int argc, char** argv) {
     for (const auto& m : owned) metrics.push_back(m.get());
 
     mm::CorpusSpec spec;
+    spec.max_line = c.max_line;
     if (!tsv.empty()) {
       // --tsv FILE: HYP... are column names (or numbers), --ref gives the reference columns.
       spec.tsv = tsv;

@@ -6,7 +6,7 @@
 
 #include "align/ibm1_apply.h"
 #include "align/ibm1_run.h"
-#include "align/line_cap.h"
+#include "libcorpus/core/line_cap.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
@@ -24,14 +24,12 @@ struct Opts {
   bool lowercase = false, variational = false, drop_null = false;
   int iterations = 5, max_len = 0;
   double alpha = 0.01, prune = 1e-6, floor = 1e-7, min_prob = 0;
-  uint64_t cache_mb = 2048, max_line_mb = 32;
-  size_t max_line() const { return static_cast<size_t>(max_line_mb) << 20; }
+  uint64_t cache_mb = 2048;
 };
 
-// FILE or stdin, its lines cut past --max-line-mb (line_cap.h).
-std::unique_ptr<ByteSource> open_one(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files,
-                                     const std::string& usage) {
-  return cap_lines(open_input(ctx.single_input(files, usage)), o.max_line());
+// FILE or stdin, its lines cut past --max-line (line_cap.h).
+std::unique_ptr<ByteSource> open_one(cli::Context& ctx, const std::vector<std::string>& files, const std::string& usage) {
+  return cap_lines(open_input(ctx.single_input(files, usage)), ctx.common().max_line);
 }
 
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
@@ -39,12 +37,12 @@ std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const Opts& o, const
   if (!o.src_file.empty() && !files.empty()) throw cli::UsageError("give either FILE or --src/--trg, not both");
   if (!o.src_file.empty()) {
     for (const auto& f : {o.src_file, o.trg_file}) ctx.note_input(f);
-    return open_lockstep_lines(o.src_file, o.trg_file);
+    return open_lockstep_lines(o.src_file, o.trg_file, ctx.common().max_line);
   }
-  return open_tsv_lines(open_one(ctx, o, files, "pc-ibm1 " + o.command + " [options] [FILE]"));
+  return open_tsv_lines(open_one(ctx, files, "pc-ibm1 " + o.command + " [options] [FILE]"));
 }
 
-RowOptions row_options(cli::Context& ctx, const Opts& o, TokenizerOptions t) { return {t, ctx.common().skip_bad, o.max_line()}; }
+RowOptions row_options(cli::Context& ctx, TokenizerOptions t) { return {t, ctx.common().skip_bad, ctx.common().max_line}; }
 
 ProgressFn progress(cli::Context& ctx) { return [&ctx](uint64_t b, uint64_t r) { ctx.progress().update(b, r); }; }
 WriteFn writer(Output& out) { return [&out](std::string_view b) { out.write(b); }; }
@@ -56,7 +54,7 @@ void count_rows(cli::Context& ctx, const RunCounts& n, const char* rows = "pairs
 // Reads the bitext, runs EM and returns the model (train, and align without -m).
 Trained train(cli::Context& ctx, const Opts& o, BitextLines& in) {
   const TrainRunOptions t{
-      {row_options(ctx, o, {parse_token_mode(o.tokenize), o.lowercase}), static_cast<uint32_t>(o.max_len)},
+      {row_options(ctx, {parse_token_mode(o.tokenize), o.lowercase}), static_cast<uint32_t>(o.max_len)},
       {o.iterations, o.variational, o.alpha, o.prune, o.cache_mb << 20}, ctx.common().src_lang, ctx.common().trg_lang};
   const TrainEvents ev{progress(ctx), [&](const CorpusIds& c) {
         ctx.set_counts(c.counts(ctx.common().skip_bad));
@@ -72,12 +70,12 @@ void run_align(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
                        parse_symmetrize(o.sym)};
   if (o.model.empty()) return align_corpus(train(ctx, o, in), a, writer(out));  // train on the input, then align it
   const Ibm1Model m = Ibm1Model::load(o.model);
-  count_rows(ctx, align_rows(in, m, row_options(ctx, o, m.tokenizer()), a, writer(out), progress(ctx)));
+  count_rows(ctx, align_rows(in, m, row_options(ctx, m.tokenizer()), a, writer(out), progress(ctx)));
 }
 
 void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
   const Ibm1Model m = Ibm1Model::load(o.model);
-  RunCounts n = score_rows(in, m, row_options(ctx, o, m.tokenizer()), o.floor, writer(out), progress(ctx));
+  RunCounts n = score_rows(in, m, row_options(ctx, m.tokenizer()), o.floor, writer(out), progress(ctx));
   count_rows(ctx, n);
   if (n.empty_side) {
     ctx.set_count("empty side (scored nan)", n.empty_side);
@@ -86,9 +84,9 @@ void run_score(cli::Context& ctx, const Opts& o, BitextLines& in, Output& out) {
 }
 
 void run_translate(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files, Output& out) {
-  auto src = open_one(ctx, o, files, "pc-ibm1 translate -m MODEL [options] [FILE]");
+  auto src = open_one(ctx, files, "pc-ibm1 translate -m MODEL [options] [FILE]");
   const Ibm1Model m = Ibm1Model::load(o.model);
-  RunCounts n = translate_lines(*src, m, o.drop_null, ctx.common().skip_bad, o.max_line(), writer(out), progress(ctx));
+  RunCounts n = translate_lines(*src, m, o.drop_null, ctx.common().skip_bad, ctx.common().max_line, writer(out), progress(ctx));
   count_rows(ctx, n, "lines");
 }
 
@@ -106,7 +104,6 @@ void input_options(cli::App& a, Opts& o, bool bitext) {
     a.option("src", "FILE", &o.src_file, "source sentences, one per line (Moses two-file input; with --trg)");
     a.option("trg", "FILE", &o.trg_file, "target sentences, one per line, parallel to --src");
   }
-  a.option("max-line-mb", "MB", &o.max_line_mb, "a line over MB megabytes is bad input, read in bounded memory (0: up to 1 GiB)");
 }
 
 void model_option(cli::App& a, Opts& o, const char* help) { a.option("m,model", "FILE", &o.model, help); }
@@ -125,7 +122,7 @@ void training_options(cli::App& a, Opts& o) {
 }
 
 constexpr unsigned kBitextCommon = cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs |
-                                   cli::Common::kSkipBad | cli::Common::kInputs;
+                                   cli::Common::kSkipBad | cli::Common::kMaxLine | cli::Common::kInputs;
 
 }  // namespace
 
@@ -176,7 +173,8 @@ int main(int argc, char** argv) {
   model_option(tr_cmd, o, "model file to translate with");
   tr_cmd.group("Translation");
   tr_cmd.flag("drop-null", &o.drop_null, "drop source words that the NULL word explains best");
-  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kInputs);
+  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kMaxLine |
+                       cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     o.command = ctx.command();

@@ -55,7 +55,7 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
             static_cast<long long>(s.step), total.c_str(), static_cast<long long>(s.epoch), loss, tps);
   };
   const mt::TrainJob job{std::move(files), c.output, c.seed, c.skip_bad,
-                         {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}}};
+                         {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}}, c.max_line};
   const mt::TrainResult r = mt::run_training(a, job, ev);
   if (bar) fprintf(stderr, "\r\033[K");
   ctx.set_count("steps", static_cast<uint64_t>(r.state.step));
@@ -73,7 +73,7 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   opt.decode.batch_size = a.batch_size;
   opt.decode.max_len_factor = a.max_len_factor;
   auto src = open_input(in_path);
-  LineReader lines(*src);
+  LineReader lines(*src, c.max_line);
   Output out(c.output);
   const mt::TranslateCounts n = mt::translate_stream(
       model, lines, out, opt, [&](uint64_t done) { ctx.progress().update(src->raw_bytes_read(), done); });
@@ -153,12 +153,12 @@ int main(int argc, char** argv) {
                                        "train -o MODEL [--valid VALID.tsv] [options] TRAIN.tsv...");
   training_options(train_cmd, a);
   train_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kSkipBad |
-                          cli::Common::kInputs);
+                          cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& tr_cmd = app.subcommand("translate", "translate text, a sentence a line", "translate -m MODEL [-o OUT] [TEXT]");
   tr_cmd.group("Model");
   tr_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with");
   decoding_options(tr_cmd, a);
-  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kInputs);
+  tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");
   in_cmd.group("Model");
   in_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to inspect");

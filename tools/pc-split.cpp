@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   app.group("Normalisation");
   app.option("normalize", "STEPS", &normalize,
              "comma-separated steps applied to each paragraph first: " + norm_step_names());
-  app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kInputs);
+  app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSkipBad | cli::Common::kMaxLine |
+                    cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     if (cfg.seg.min_bytes > 0 && cfg.seg.max_bytes > 0 && cfg.seg.min_bytes > cfg.seg.max_bytes)
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
     const bool jsonl = format == "jsonl" || (format == "auto" && first_significant_byte(in) == '{');
 
     Output out(c.output);
-    SplitStreamResult r = split_stream(in, out, cfg, jsonl, [&](uint64_t pos, uint64_t n) { ctx.progress().update(pos, n); });
+    SplitStreamResult r = split_stream(in, out, cfg, jsonl, c.max_line, [&](uint64_t pos, uint64_t n) { ctx.progress().update(pos, n); });
     out.commit();
     const SplitCounts& total = r.counts;
     ctx.set_count(jsonl ? "documents" : "paragraphs", jsonl ? r.records - total.skipped : total.paragraphs);

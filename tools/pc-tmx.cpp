@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   app.option("src", "FILE", &src_file, "source sentences, one per line (Moses two-file input; with --trg)");
   app.option("trg", "FILE", &trg_file, "target sentences, one per line, parallel to --src");
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
-                    cli::Common::kInputs);
+                    cli::Common::kMaxLine | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     if (src_file.empty() != trg_file.empty()) throw cli::UsageError("--src and --trg go together");
@@ -71,12 +71,15 @@ int main(int argc, char** argv) {
       o.skip_bad = c.skip_bad;
       o.tool_version = sysinfo::version();
       o.header_props = {{"x-paracorp-command", ctx.provenance_command()}, {"x-paracorp-commit", sysinfo::git_commit()}};
+      const LineLimit limit(c.max_line, c.skip_bad);
       std::unique_ptr<BitextLines> lines =
-          lockstep ? open_lockstep_lines(src_file, trg_file) : open_tsv_lines(std::move(in));
+          lockstep ? open_lockstep_lines(src_file, trg_file, limit) : open_tsv_lines(std::move(in), limit);
       if (lockstep) {
         ctx.progress().set_total(lines->raw_size());
       }
       st = tsv_to_tmx(*lines, out, o, progress);
+      st.rows_in += lines->long_lines_skipped();  // read and skipped, like other bad rows
+      st.skipped += lines->long_lines_skipped();
     }
     out.commit();
     ctx.set_count(to_tsv ? "units in" : "rows in", st.rows_in);

@@ -254,6 +254,9 @@ void App::common(Common& c, unsigned set) {
   if (set & Common::kOutput)
     option("o,output", "FILE", &c.output, "write to FILE, compressed by its suffix (.gz .zst .xz .bz2)", "stdout");
   if (set & Common::kSkipBad) flag("skip-bad", &c.skip_bad, "skip malformed records, count and report them");
+  if (set & Common::kMaxLine)
+    size("max-line", "SIZE", &c.max_line, "a longer input line is bad input, read past without being held whole")
+        .at_least(1);
   if (set & Common::kThreads)
     option("j,threads", "N", &c.threads, "worker threads (oneTBB and OpenMP)",
            fmt::format("CPUs available: {}", threads::available_cpus()))

@@ -88,7 +88,8 @@ struct Common {
     kLangs = 8,     // -s/--src-lang, -t/--trg-lang
     kSkipBad = 16,  // --skip-bad
     kInputs = 32,   // positional FILE...
-    kAll = 63,
+    kMaxLine = 64,  // --max-line
+    kAll = 127,
   };
   std::string output = "-";
   int threads = 0;  // 0: available CPUs
@@ -99,6 +100,9 @@ struct Common {
   bool no_progress = false;
   std::string meta;
   bool skip_bad = false;
+  // Longest input line in bytes: a longer one is bad input, read past
+  // without being held whole (see corpus::LineLimit).
+  uint64_t max_line = uint64_t{32} << 20;
   std::string src_lang, trg_lang;
   std::vector<std::string> inputs;
 };

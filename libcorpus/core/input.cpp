@@ -379,4 +379,26 @@ Refill refill_window(ByteSource& src, std::string& buf, size_t& begin, size_t& e
   return Refill::kRead;
 }
 
+uint64_t drop_rest_of_line(ByteSource& src, std::string& buf, size_t& begin, size_t& end, bool& eof) {
+  uint64_t dropped = 0;
+  for (;;) {
+    const char* nl = static_cast<const char*>(std::memchr(buf.data() + begin, '\n', end - begin));
+    if (nl) {
+      const size_t pos = static_cast<size_t>(nl - buf.data());
+      dropped += pos + 1 - begin;
+      begin = pos + 1;
+      return dropped;
+    }
+    dropped += end - begin;
+    begin = end = 0;
+    if (eof) return dropped;
+    const size_t r = src.read(buf.data(), buf.size());
+    if (r == 0) {
+      eof = true;
+      return dropped;
+    }
+    end = r;
+  }
+}
+
 }  // namespace corpus

@@ -44,6 +44,12 @@ class ByteSource {
 enum class Refill { kRead, kFull, kEof };
 Refill refill_window(ByteSource& src, std::string& buf, size_t& begin, size_t& end, bool& eof, size_t cap);
 
+// Drops the rest of a line that is too long to keep: buf[begin, end), then
+// whatever the source gives up to and including the next '\n' (or its end),
+// read into `buf` as it is and never grown. What follows the '\n' is left in
+// buf[begin, end). Returns the bytes dropped, the '\n' included.
+uint64_t drop_rest_of_line(ByteSource& src, std::string& buf, size_t& begin, size_t& end, bool& eof);
+
 // Opens `path` ("-" or "" = stdin) for reading. Throws Error if it cannot be
 // opened ("No such file or directory").
 std::unique_ptr<ByteSource> open_input(const std::string& path);

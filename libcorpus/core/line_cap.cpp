@@ -1,9 +1,9 @@
-#include "align/line_cap.h"
+#include "libcorpus/core/line_cap.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace align {
+namespace corpus {
 
 size_t LineCapSource::read(char* buf, size_t n) {
   for (;;) {
@@ -28,9 +28,9 @@ size_t LineCapSource::read(char* buf, size_t n) {
   }
 }
 
-std::unique_ptr<corpus::ByteSource> cap_lines(std::unique_ptr<corpus::ByteSource> src, size_t cap) {
+std::unique_ptr<ByteSource> cap_lines(std::unique_ptr<ByteSource> src, size_t cap) {
   if (cap == 0) return src;
   return std::make_unique<LineCapSource>(std::move(src), cap);
 }
 
-}  // namespace align
+}  // namespace corpus

@@ -1,11 +1,12 @@
 // A byte source that never passes on more than `cap` bytes of one line.
 //
-// The core LineReader holds a whole line (up to 1 GiB) before anyone can look
-// at its length, and the row readers copy it again; tokenising it costs many
-// times more. Wrapped in a LineCapSource, a longer line reaches the reader cut
-// to cap + 1 bytes (its '\n' kept, so line numbers stay right), which the row
-// checks (RowOptions::max_line = cap) then refuse as too long, or skip and
-// count with --skip-bad, in memory bounded by the cap.
+// For readers that judge a line's length themselves, on worker threads, after
+// the LineReader (pc-ibm1's rows, whose skipped lines keep their place in the
+// output): wrapped in a LineCapSource, a longer line reaches the reader cut to
+// cap + 1 bytes (its '\n' kept, so line numbers stay right), which the row
+// checks (align::RowOptions::max_line = cap) then refuse as too long, or skip
+// and count with --skip-bad, in memory bounded by the cap. Readers that only
+// need the Error or a count use LineLimit (line_reader.h) instead.
 #pragma once
 
 #include <cstdint>
@@ -15,25 +16,25 @@
 
 #include "libcorpus/core/input.h"
 
-namespace align {
+namespace corpus {
 
-class LineCapSource final : public corpus::ByteSource {
+class LineCapSource final : public ByteSource {
  public:
-  LineCapSource(std::unique_ptr<corpus::ByteSource> inner, size_t cap) : inner_(std::move(inner)), keep_(cap + 1) {}
+  LineCapSource(std::unique_ptr<ByteSource> inner, size_t cap) : inner_(std::move(inner)), keep_(cap + 1) {}
 
   size_t read(char* buf, size_t n) override;
   const std::string& name() const override { return inner_->name(); }
-  corpus::Compression compression() const override { return inner_->compression(); }
+  Compression compression() const override { return inner_->compression(); }
   uint64_t raw_bytes_read() const override { return inner_->raw_bytes_read(); }
   std::optional<uint64_t> raw_size() const override { return inner_->raw_size(); }
 
  private:
-  std::unique_ptr<corpus::ByteSource> inner_;
+  std::unique_ptr<ByteSource> inner_;
   size_t keep_;     // bytes of a line passed on: cap + 1, enough to tell it is too long
   size_t run_ = 0;  // bytes of the current line seen so far
 };
 
 // Wraps `src` in a LineCapSource, or returns it as it is when cap is 0.
-std::unique_ptr<corpus::ByteSource> cap_lines(std::unique_ptr<corpus::ByteSource> src, size_t cap);
+std::unique_ptr<ByteSource> cap_lines(std::unique_ptr<ByteSource> src, size_t cap);
 
-}  // namespace align
+}  // namespace corpus

@@ -1,5 +1,7 @@
 #include "libcorpus/core/line_reader.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "libcorpus/core/error.h"
@@ -7,25 +9,27 @@
 
 namespace corpus {
 
-LineReader::LineReader(ByteSource& src, size_t max_line) : src_(src), max_line_(max_line) {
-  buf_.resize(size_t{1} << 20);
+void throw_line_too_long(const std::string& name, uint64_t line, size_t max_line) {
+  throw Error("line longer than " + std::to_string(max_line) + " bytes", "raise --max-line or fix the input")
+      .at(name, line);
 }
 
-void LineReader::too_long() const {
-  throw Error("line longer than " + std::to_string(max_line_) + " bytes", "is this a text file?")
-      .at(src_.name(), line_no_ + 1);
+LineReader::LineReader(ByteSource& src, LineLimit limit)
+    : src_(src), max_line_(std::min(limit.max_line, SIZE_MAX / 2)), skip_long_(limit.skip) {  // max_line + 1 must not wrap
+  buf_.resize(std::min(max_line_ + 1, size_t{1} << 20));
 }
 
-// Reads more; false when no more bytes arrive. A line that fills the
-// buffer at its cap (max_line + 1 bytes) is an error.
+void LineReader::too_long() {
+  if (!skip_long_) throw_line_too_long(src_.name(), line_no_ + 1, max_line_);
+  consumed_ += drop_rest_of_line(src_, buf_, begin_, end_, eof_);
+  ++line_no_;
+  ++long_skipped_;
+}
+
+// Reads more; false at the end, or when the buffer is full at its cap
+// (max_line + 1 bytes), which next() then finds too long.
 bool LineReader::refill() {
-  switch (refill_window(src_, buf_, begin_, end_, eof_, max_line_ + 1)) {
-    case Refill::kRead: return true;
-    case Refill::kEof: return false;
-    case Refill::kFull: break;
-  }
-  too_long();
-  return false;
+  return refill_window(src_, buf_, begin_, end_, eof_, max_line_ + 1) == Refill::kRead;
 }
 
 bool LineReader::next(std::string_view& line) {
@@ -34,7 +38,11 @@ bool LineReader::next(std::string_view& line) {
     const char* nl = static_cast<const char*>(std::memchr(buf_.data() + scan, '\n', end_ - scan));
     if (nl) {
       size_t pos = static_cast<size_t>(nl - buf_.data());
-      if (pos - begin_ > max_line_) too_long();
+      if (pos - begin_ > max_line_) {
+        too_long();
+        scan = begin_;
+        continue;
+      }
       line = std::string_view(buf_.data() + begin_, pos - begin_);
       line_offset_ = consumed_;
       consumed_ += pos + 1 - begin_;
@@ -42,9 +50,17 @@ bool LineReader::next(std::string_view& line) {
       ++line_no_;
       return true;
     }
-    if (end_ - begin_ > max_line_) too_long();  // no newline in more than max_line bytes
+    if (end_ - begin_ > max_line_) {  // no newline in more than max_line bytes
+      too_long();
+      scan = begin_;
+      continue;
+    }
     size_t scanned = end_ - begin_;
     if (!refill()) {
+      if (!eof_) {  // full at the cap: too long, above
+        scan = begin_;
+        continue;
+      }
       if (end_ == begin_) return false;
       line = std::string_view(buf_.data() + begin_, end_ - begin_);
       line_offset_ = consumed_;
@@ -57,7 +73,7 @@ bool LineReader::next(std::string_view& line) {
   }
 }
 
-TextLines::TextLines(const std::string& path) : src_(open_input(path)), reader_(*src_) {}
+TextLines::TextLines(const std::string& path, LineLimit limit) : src_(open_input(path)), reader_(*src_, limit) {}
 
 bool TextLines::next(std::string_view& line) {
   if (!reader_.next(line)) return false;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/split_records.h"
 #include "libcorpus/core/utf8.h"
 
@@ -34,7 +35,24 @@ bool PieceReader::fill() {
   return refill_window(src_, buf_, begin_, end_, eof_, max_piece_ + 1) != Refill::kEof;
 }
 
+// The next line that fits, or false at the end; a line over max_piece
+// without pieces is an Error, or read past and counted with skip_bad.
 bool PieceReader::next(std::string& out) {
+  for (;;) {
+    switch (next_line(out)) {
+      case Got::kLine: return true;
+      case Got::kEnd: return false;
+      case Got::kTooLong: break;
+    }
+    if (pieces_) return next_piece(out);
+    if (!skip_bad_) throw_line_too_long(src_.name(), line_no_ + 1, max_piece_);
+    drop_rest_of_line(src_, buf_, begin_, end_, eof_);
+    ++line_no_;
+    ++long_skipped_;
+  }
+}
+
+PieceReader::Got PieceReader::next_line(std::string& out) {
   size_t scan = begin_;
   for (;;) {
     const char* nl = static_cast<const char*>(std::memchr(buf_.data() + scan, '\n', end_ - scan));
@@ -46,24 +64,24 @@ bool PieceReader::next(std::string& out) {
       continuing_ = false;
       offset_in_line_ = 0;
       begin_ = pos + 1;
-      return true;
+      return Got::kLine;
     }
-    if (end_ - begin_ > max_piece_) break;  // a piece
+    if (end_ - begin_ > max_piece_) return Got::kTooLong;
     size_t scanned = end_ - begin_;
     if (!fill()) {
-      if (end_ == begin_) return false;
+      if (end_ == begin_) return Got::kEnd;
       if (continuing_) out += '\n';
       out.append(buf_, begin_, end_ - begin_);
       if (!continuing_) ++line_no_;
       continuing_ = false;
       begin_ = end_;
-      return true;
+      return Got::kLine;
     }
     scan = begin_ + scanned;
   }
-  if (!pieces_)
-    throw Error("line longer than " + std::to_string(max_piece_) + " bytes", "is this a JSONL file?")
-        .at(src_.name(), line_no_ + 1);
+}
+
+bool PieceReader::next_piece(std::string& out) {
   // Cut a piece of at most max_piece bytes.
   const size_t limit = begin_ + max_piece_;
   size_t cut = 0, space = 0;

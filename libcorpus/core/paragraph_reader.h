@@ -18,8 +18,9 @@ namespace corpus {
 
 class PieceReader {
  public:
-  // With `pieces` false a line longer than max_piece is an Error instead.
-  // The buffer starts at 1 MiB and grows to max_piece + 1 only for long lines.
+  // With `pieces` false a line longer than max_piece is an Error instead
+  // (raise --max-line), or with skip_bad it is read past, never held whole,
+  // and counted in long_lines_skipped(). The buffer starts at 1 MiB and grows to max_piece + 1 only for long lines.
   PieceReader(ByteSource& src, size_t max_piece, bool pieces, bool skip_bad);
 
   // Appends the next line or piece (see above) to `out`; false at the end.
@@ -29,9 +30,16 @@ class PieceReader {
   uint64_t bytes_read() const { return src_.raw_bytes_read(); }
   // Bytes replaced in pieces with --skip-bad.
   uint64_t repaired() const { return repaired_; }
+  // Lines over max_piece read past (no pieces, skip_bad).
+  uint64_t long_lines_skipped() const { return long_skipped_; }
 
  private:
+  enum class Got { kLine, kEnd, kTooLong };
   bool fill();
+  // The next line or the end; kTooLong when max_piece bytes hold no '\n'.
+  Got next_line(std::string& out);
+  // Cuts the next piece of a line longer than max_piece.
+  bool next_piece(std::string& out);
 
   ByteSource& src_;
   size_t max_piece_;
@@ -44,6 +52,7 @@ class PieceReader {
   uint64_t line_no_ = 0;
   uint64_t offset_in_line_ = 0;  // of the next piece
   uint64_t repaired_ = 0;
+  uint64_t long_skipped_ = 0;
 };
 
 }  // namespace corpus

@@ -12,8 +12,8 @@
 namespace corpus {
 
 SplitStreamResult split_stream(PeekableSource& in, Output& out, const SplitConfig& cfg, bool jsonl,
-                               const std::function<void(uint64_t, uint64_t)>& progress) {
-  PieceReader reader(in, jsonl ? kSplitMaxJsonLine : kSplitMaxPiece, !jsonl, cfg.skip_bad);
+                               size_t max_json_line, const std::function<void(uint64_t, uint64_t)>& progress) {
+  PieceReader reader(in, jsonl ? max_json_line : kSplitMaxPiece, !jsonl, cfg.skip_bad);
   oneapi::tbb::enumerable_thread_specific<std::unique_ptr<SplitWorker>> workers;
   oneapi::tbb::enumerable_thread_specific<SplitCounts> counts;
   SplitStreamResult r;
@@ -50,6 +50,9 @@ SplitStreamResult split_stream(PeekableSource& in, Output& out, const SplitConfi
       });
   for (const SplitCounts& n : counts) r.counts.add(n);
   r.reader_repaired = reader.repaired();
+  // Lines over the limit are documents read and skipped.
+  r.records += reader.long_lines_skipped();
+  r.counts.skipped += reader.long_lines_skipped();
   return r;
 }
 

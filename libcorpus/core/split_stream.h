@@ -21,13 +21,12 @@ struct SplitStreamResult {
 
 // Plain-text lines longer than this are read in pieces (paragraph_reader.h).
 inline constexpr size_t kSplitMaxPiece = size_t{4} << 20;
-// A JSONL document line longer than this is an error.
-inline constexpr size_t kSplitMaxJsonLine = size_t{1} << 30;
-
 // Splits `in` into `out`. A bad record stops the run with an Error naming
-// the line, unless cfg.skip_bad. `progress(bytes read, records)` is called
-// from the serial output stage.
+// the line, unless cfg.skip_bad. A JSONL line longer than `max_json_line`
+// (--max-line) is never held whole: an Error, or with cfg.skip_bad a skipped
+// document. `progress(bytes read, records)` is called from the serial output
+// stage.
 SplitStreamResult split_stream(PeekableSource& in, Output& out, const SplitConfig& cfg, bool jsonl,
-                               const std::function<void(uint64_t, uint64_t)>& progress);
+                               size_t max_json_line, const std::function<void(uint64_t, uint64_t)>& progress);
 
 }  // namespace corpus

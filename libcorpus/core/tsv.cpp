@@ -108,7 +108,7 @@ void validate_columns(const TsvColumns& c, const std::string& name) {
 
 class TsvLines final : public BitextLines {
  public:
-  explicit TsvLines(std::unique_ptr<ByteSource> src) : src_(std::move(src)), reader_(*src_) {
+  TsvLines(std::unique_ptr<ByteSource> src, LineLimit limit) : src_(std::move(src)), reader_(*src_, limit) {
     std::string_view first;
     if (reader_.next(first)) {
       columns_ = columns_from_first_line(first);
@@ -141,6 +141,7 @@ class TsvLines final : public BitextLines {
   uint64_t line_number() const override { return line_; }
   uint64_t raw_bytes_read() const override { return src_->raw_bytes_read(); }
   std::optional<uint64_t> raw_size() const override { return src_->raw_size(); }
+  uint64_t long_lines_skipped() const override { return reader_.long_lines_skipped(); }
 
  private:
   std::unique_ptr<ByteSource> src_;
@@ -153,8 +154,8 @@ class TsvLines final : public BitextLines {
 
 class LockstepLines final : public BitextLines {
  public:
-  LockstepLines(std::unique_ptr<ByteSource> s, std::unique_ptr<ByteSource> t)
-      : src_(std::move(s)), trg_(std::move(t)), rs_(*src_), rt_(*trg_) {
+  LockstepLines(std::unique_ptr<ByteSource> s, std::unique_ptr<ByteSource> t, size_t max_line)
+      : src_(std::move(s)), trg_(std::move(t)), rs_(*src_, max_line), rt_(*trg_, max_line) {
     columns_.names = {"src_text", "trg_text"};
   }
   const TsvColumns& columns() const override { return columns_; }
@@ -188,6 +189,7 @@ class LockstepLines final : public BitextLines {
     if (a && b) return *a + *b;
     return std::nullopt;
   }
+  uint64_t long_lines_skipped() const override { return 0; }
 
  private:
   static void check_no_tab(std::string_view l, const ByteSource& s, uint64_t line) {
@@ -201,14 +203,15 @@ class LockstepLines final : public BitextLines {
 
 }  // namespace
 
-std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src) {
-  return std::make_unique<TsvLines>(std::move(src));
+std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src, LineLimit limit) {
+  return std::make_unique<TsvLines>(std::move(src), limit);
 }
 
-std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path) {
+std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path,
+                                                 LineLimit limit) {
   if ((src_path == "-" || src_path.empty()) && (trg_path == "-" || trg_path.empty()))
     throw ConfigError("--src and --trg cannot both be stdin");
-  return std::make_unique<LockstepLines>(open_input(src_path), open_input(trg_path));
+  return std::make_unique<LockstepLines>(open_input(src_path), open_input(trg_path), limit.max_line);
 }
 
 BitextReader::BitextReader(std::unique_ptr<BitextLines> lines, bool skip_bad)

@@ -64,12 +64,18 @@ class BitextLines {
   // Progress: compressed bytes read and total size of the inputs, if known.
   virtual uint64_t raw_bytes_read() const = 0;
   virtual std::optional<uint64_t> raw_size() const = 0;
+  // Lines over the limit read past and left out (LineLimit::skip).
+  virtual uint64_t long_lines_skipped() const = 0;
 };
 
 // One TSV stream ("-" = stdin). The first line is consumed if it is a header.
-std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src);
-// Two plain-text files read in lockstep; a tab inside a line is an Error.
-std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path);
+// A line over limit.max_line is an Error at its line, or skipped and counted.
+std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src, LineLimit limit = {});
+// Two plain-text files read in lockstep; a tab inside a line is an Error. A
+// line over the limit is an Error even with limit.skip: skipping it on one
+// side would pair the rest of the files wrongly.
+std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path,
+                                                 LineLimit limit = {});
 
 // Sequential row reader on top of BitextLines: splits and checks each row.
 // Bad rows throw an Error with file and line, or are counted with skip_bad.
@@ -78,7 +84,8 @@ class BitextReader {
   BitextReader(std::unique_ptr<BitextLines> lines, bool skip_bad);
   const TsvColumns& columns() const { return lines_->columns(); }
   bool next(std::vector<std::string_view>& fields);
-  uint64_t skipped() const { return skipped_; }
+  // Bad rows skipped, lines over the limit included.
+  uint64_t skipped() const { return skipped_ + lines_->long_lines_skipped(); }
   BitextLines& lines() { return *lines_; }
 
  private:

@@ -39,8 +39,8 @@ bool parse_list(std::string_view s, std::vector<int>& out) {
   return true;
 }
 
-std::vector<SentAlignment> read_vecalign(const std::string& path) {
-  corpus::TextLines in(path);
+std::vector<SentAlignment> read_vecalign(const std::string& path, size_t max_line) {
+  corpus::TextLines in(path, max_line);
   std::vector<SentAlignment> out;
   std::string_view line;
   while (in.next(line)) {
@@ -150,14 +150,14 @@ SentAlignScores score_sentence_alignment(const std::vector<std::vector<SentAlign
 }
 
 SentAlignScores score_sentence_alignment_files(const std::vector<std::string>& gold,
-                                               const std::vector<std::string>& test) {
+                                               const std::vector<std::string>& test, size_t max_line) {
   if (gold.size() != test.size())
     throw corpus::ConfigError(fmt::format("{} gold files but {} test files", gold.size(), test.size()),
                              "give one --gold per test file, in the same order");
   std::vector<std::vector<SentAlignment>> g, t;
   for (size_t i = 0; i < gold.size(); ++i) {
-    g.push_back(read_vecalign(gold[i]));
-    t.push_back(read_vecalign(test[i]));
+    g.push_back(read_vecalign(gold[i], max_line));
+    t.push_back(read_vecalign(test[i], max_line));
   }
   return score_sentence_alignment(g, t);
 }
@@ -190,8 +190,8 @@ void finish(WordAlignScores& acc) {
                 : 1.0 - static_cast<double>(acc.a_and_s + acc.a_and_p) / static_cast<double>(acc.links + acc.sure);
 }
 
-WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test) {
-  corpus::TextLines g(gold), t(test);
+WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test, size_t max_line) {
+  corpus::TextLines g(gold, max_line), t(test, max_line);
   WordAlignScores acc;
   std::string_view gl, tl;
   std::set<Link> a, sure, poss;
@@ -223,8 +223,8 @@ WordAlignScores score_word_alignment_files(const std::string& gold, const std::s
   return acc;
 }
 
-std::string detect_alignment_format(const std::string& path) {
-  corpus::TextLines in(path);
+std::string detect_alignment_format(const std::string& path, size_t max_line) {
+  corpus::TextLines in(path, max_line);
   std::string_view line;
   while (in.next(line)) {
     std::string_view t = trim(line);

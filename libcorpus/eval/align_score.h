@@ -41,8 +41,11 @@ StrictLax vecalign_precision(const std::vector<SentAlignment>& gold, const std::
 SentAlignScores score_sentence_alignment(const std::vector<std::vector<SentAlignment>>& gold,
                                          const std::vector<std::vector<SentAlignment>>& test);
 // Reads Vecalign files (errors name file and line) and scores them in pairs.
+// In every file reader here a line longer than max_line bytes is an Error at
+// its line, read past without being held whole.
 SentAlignScores score_sentence_alignment_files(const std::vector<std::string>& gold,
-                                               const std::vector<std::string>& test);
+                                               const std::vector<std::string>& test,
+                                               size_t max_line = size_t{32} << 20);
 
 struct WordAlignScores {
   uint64_t links = 0, sure = 0, possible = 0;  // |A|, |S|, |P| (P includes S)
@@ -55,9 +58,10 @@ struct WordAlignScores {
 void add_word_alignment(WordAlignScores& acc, std::string_view test_line, std::string_view gold_line);
 void finish(WordAlignScores& acc);
 // Reads Pharaoh files in lockstep (different line counts: ConfigError).
-WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test);
+WordAlignScores score_word_alignment_files(const std::string& gold, const std::string& test,
+                                           size_t max_line = size_t{32} << 20);
 
 // "vecalign" when the first non-empty line of `path` starts with '[', else "pharaoh".
-std::string detect_alignment_format(const std::string& path);
+std::string detect_alignment_format(const std::string& path, size_t max_line = size_t{32} << 20);
 
 }  // namespace corpus::eval

@@ -69,11 +69,11 @@ CorpusStats score_corpus(const CorpusSpec& spec, const std::vector<const Metric*
   size_t ncols = 0;
   std::string pending;  // TSV: the first line when it is not a header
   bool have_pending = false;
-  auto open = [](const std::string& path) {
+  auto open = [&spec](const std::string& path) {
     Reader r;
     r.path = path.empty() ? "-" : path;
     r.src = corpus::open_input(r.path);
-    r.lines = std::make_unique<corpus::LineReader>(*r.src);
+    r.lines = std::make_unique<corpus::LineReader>(*r.src, spec.max_line);
     return r;
   };
   if (spec.tsv.empty()) {

@@ -23,6 +23,8 @@ struct CorpusSpec {
   // Or one TSV file (tsv non-empty): `systems` and `refs` then name its
   // columns (header names, or 1-based numbers).
   std::string tsv;
+  // A longer line is an Error at its line, read past without being held whole.
+  size_t max_line = size_t{32} << 20;
 };
 
 struct SentenceFormat {

@@ -46,7 +46,7 @@ std::string_view trim(std::string_view s) {
 
 // Checked lines with a trailing CR removed.
 struct Lines {
-  explicit Lines(const std::string& path) : text(path) {}
+  Lines(const std::string& path, corpus::LineLimit limit) : text(path, limit) {}
   bool next(std::string_view& line) {
     if (!text.next(line)) return false;
     line = chomp(line);
@@ -73,9 +73,9 @@ struct SentenceFile {
   std::string path;
   std::unordered_set<std::string> ids;
   std::unordered_map<std::string, std::string> text_to_id;  // "" value: ambiguous
-  void read(const std::string& p) {
+  void read(const std::string& p, size_t max_line) {
     path = p;
-    Lines in(p);
+    Lines in(p, max_line);
     std::string_view line;
     std::vector<std::string_view> f;
     while (in.next(line)) {
@@ -164,13 +164,13 @@ MiningReport score_mining_files(const MiningFiles& f) {
   const bool have_sents = !f.src_sents.empty();
   SentenceFile src, trg;
   if (have_sents) {
-    src.read(f.src_sents);
-    trg.read(f.trg_sents);
+    src.read(f.src_sents, f.max_line);
+    trg.read(f.trg_sents, f.max_line);
   }
   // Gold.
   std::vector<std::pair<std::string, std::string>> gold;
   {
-    Lines in(f.gold);
+    Lines in(f.gold, f.max_line);
     std::string_view line;
     std::vector<std::string_view> fl;
     while (in.next(line)) {
@@ -194,7 +194,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
   MiningReport extra;
   bool scored = false;
   {
-    Lines in(f.candidates);
+    Lines in(f.candidates, {f.max_line, f.skip_bad});
     std::string_view line;
     std::vector<std::string_view> fl;
     int src_col = 0, trg_col = 1, score_col = -1;
@@ -278,6 +278,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
       cands.push_back(std::move(c));
     }
     scored = score_col >= 0;
+    extra.skipped += in.text.long_lines_skipped();
   }
   if (f.threshold && !scored && !cands.empty())
     throw corpus::ConfigError("--threshold needs candidates with scores", "give SRC<TAB>TRG<TAB>SCORE lines");

@@ -55,6 +55,9 @@ struct MiningFiles {
   std::string score_column = "score"; // for bitext TSV with a header
   std::optional<double> threshold;
   bool skip_bad = false;
+  // A longer line is an Error at its line, read past without being held
+  // whole; in the candidates, with skip_bad, a skipped bad candidate.
+  size_t max_line = size_t{32} << 20;
 };
 
 // Reads the files and scores. Errors (corpus::Error, exit 1) name the file

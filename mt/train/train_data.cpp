@@ -6,10 +6,10 @@
 
 namespace mt {
 
-Bitext read_bitext(const std::vector<std::string>& files, bool skip_bad) {
+Bitext read_bitext(const std::vector<std::string>& files, bool skip_bad, size_t max_line) {
   Bitext b;
   for (const auto& f : files) {
-    corpus::BitextReader reader(corpus::open_tsv_lines(corpus::open_input(f)), skip_bad);
+    corpus::BitextReader reader(corpus::open_tsv_lines(corpus::open_input(f), {max_line, skip_bad}), skip_bad);
     const int si = reader.columns().index("src_text"), ti = reader.columns().index("trg_text");
     if (si < 0 || ti < 0)
       throw corpus::ConfigError("no src_text and trg_text columns", "give bitext TSV (see paracorp(7))").at(f);

@@ -18,9 +18,10 @@ struct Bitext {
   uint64_t skipped_bad = 0;  // malformed rows skipped with skip_bad
 };
 
-// Reads TSV files ("-" = stdin); a malformed row is an Error with its
-// location unless skip_bad.
-Bitext read_bitext(const std::vector<std::string>& files, bool skip_bad);
+// Reads TSV files ("-" = stdin); a malformed row, or a line longer than
+// max_line bytes (read past, never held whole), is an Error with its location
+// unless skip_bad.
+Bitext read_bitext(const std::vector<std::string>& files, bool skip_bad, size_t max_line);
 
 struct EncodedBitext {
   Corpus ids;

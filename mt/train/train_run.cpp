@@ -114,10 +114,10 @@ TrainResult run_training(const TrainSettings& a, const TrainJob& job, const Trai
     for (const auto& f : job.files) ev.input(f);
     if (!a.valid.empty()) ev.input(a.valid);
   }
-  Bitext raw = read_bitext(job.files, job.skip_bad);
+  Bitext raw = read_bitext(job.files, job.skip_bad, job.max_line);
   if (raw.src.empty()) throw corpus::Error("no training pairs in the input", "give bitext TSV with src_text and trg_text");
   Bitext raw_valid;
-  if (!a.valid.empty()) raw_valid = read_bitext({a.valid}, job.skip_bad);
+  if (!a.valid.empty()) raw_valid = read_bitext({a.valid}, job.skip_bad, job.max_line);
   if (!a.valid.empty() && raw_valid.src.empty()) throw corpus::Error("no validation pairs").at(a.valid);
 
   const std::string ckpt = job.output + ".ckpt";

@@ -36,6 +36,7 @@ struct TrainJob {
   uint64_t seed = 1;
   bool skip_bad = false;
   nlohmann::ordered_json provenance;  // kept in the model file
+  uint64_t max_line = uint64_t{32} << 20;  // longest bitext line in bytes (--max-line)
 };
 
 // How the run reports; every member may be empty.

@@ -1,5 +1,5 @@
 // The pc-ibm1 commands as library calls (align/ibm1_run.h), the model config
-// check (align/ibm1_config.h) and the line cap (align/line_cap.h).
+// check (align/ibm1_config.h) and the line cap (libcorpus/core/line_cap.h).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include "support/tmpdir.h"
 #include "align/ibm1_config.h"
 #include "align/ibm1_run.h"
-#include "align/line_cap.h"
+#include "libcorpus/core/line_cap.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
@@ -23,7 +23,7 @@ namespace {
 const std::string kToy = std::string(PARACORP_TEST_DATA) + "/ibm1/toy.tsv";
 
 std::unique_ptr<corpus::BitextLines> tsv(const std::string& path, size_t max_line = 0) {
-  return corpus::open_tsv_lines(cap_lines(corpus::open_input(path), max_line));
+  return corpus::open_tsv_lines(corpus::cap_lines(corpus::open_input(path), max_line));
 }
 
 Trained train_toy() {
@@ -172,10 +172,10 @@ TEST_CASE("ibm1 config: missing keys take the defaults, present ones are read") 
 TEST_CASE("line cap: a line past the cap is cut to cap + 1 bytes, newlines and short lines kept") {
   const std::string longline(1000, 'x');
   for (size_t step : {1, 3, 7, 64, 4096}) {
-    LineCapSource s(std::make_unique<Trickle>("ab\n" + longline + "\n\ncd\n" + longline, step), 10);
+    corpus::LineCapSource s(std::make_unique<Trickle>("ab\n" + longline + "\n\ncd\n" + longline, step), 10);
     CHECK(read_all(s) == "ab\n" + std::string(11, 'x') + "\n\ncd\n" + std::string(11, 'x'));
   }
-  LineCapSource exact(std::make_unique<Trickle>(std::string(10, 'y') + "\n" + std::string(11, 'z') + "\n", 4), 10);
+  corpus::LineCapSource exact(std::make_unique<Trickle>(std::string(10, 'y') + "\n" + std::string(11, 'z') + "\n", 4), 10);
   CHECK(read_all(exact) == std::string(10, 'y') + "\n" + std::string(11, 'z') + "\n");
 }
 
