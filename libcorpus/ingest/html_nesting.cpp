@@ -263,7 +263,15 @@ class Estimator {
     return stack_[static_cast<size_t>(t)].id == table_ || (stack_.back().flags & kTablePart);
   }
   // A select opened in table mode (its key says so): a table tag ends it.
-  bool select_in_table() const { return last(select_) >= 0 && stack_[static_cast<size_t>(last(select_))].key == 1; }
+  bool select_in_table() const { return last(select_) >= 0 && (stack_[static_cast<size_t>(last(select_))].key & 1); }
+  // The select rules (most tags dropped) apply only to a select opened with
+  // no svg or math open below it: gumbo keeps nesting the tags after
+  // <math><foreignObject><select>, so dropping them there let a page of a
+  // million <q> past the guard.
+  bool in_select() const {
+    const int64_t s = last(select_);
+    return s > last(template_) && !(stack_[static_cast<size_t>(s)].key & 2);
+  }
 
   // Closes an open <p> in button scope.
   // Not special, yet their start tags reopen nothing (ruby parts, head
@@ -409,7 +417,7 @@ void Estimator::start_tag(uint32_t id, std::string_view attrs, bool self_closing
   // Text-level start tags reopen the formatting elements a block closed.
   const bool reopens = (!(f & (kSpecial | kIgnored)) && !no_reopen(id)) || id == known("applet") ||
                        id == known("marquee") || id == known("object") || id == button_ || id == known("xmp");
-  if (last(select_) > last(template_)) {  // in a select the tree builder drops most tags
+  if (in_select()) {  // in a select the tree builder drops most tags
     if (id == select_ || id == input_ || id == keygen_ || id == textarea_ ||
         ((id == table_ || ((f & kTablePart) && id != colgroup_)) && select_in_table())) {  // a table tag ends a select in a table
       pop_to(last(select_));
@@ -464,7 +472,8 @@ void Estimator::start_tag(uint32_t id, std::string_view attrs, bool self_closing
         pop_to(stack_.size() - 1);
       }
   }
-  push(id, id == select_ ? table_mode() : key, false);
+  // A select's key: 1 opened in table mode, 2 opened inside svg or math (a foreign element is open).
+  push(id, id == select_ ? table_mode() | (stack_.size() > html_.size() ? 2u : 0u) : key, false);
 }
 
 void Estimator::end_tag(uint32_t id) {
@@ -473,9 +482,9 @@ void Estimator::end_tag(uint32_t id) {
     if (f_at > top(html_)) return pop_to(f_at);
   }
   const uint32_t f = flags_of(id);
-  if (last(select_) > last(template_) && (id == table_ || ((f & kTablePart) && id != colgroup_)) && select_in_table())
+  if (in_select() && (id == table_ || ((f & kTablePart) && id != colgroup_)) && select_in_table())
     pop_to(last(select_));  // a select in a table
-  if ((f & kHeading) && last(select_) <= last(template_)) {  // pops to the innermost heading, of any level
+  if ((f & kHeading) && !in_select()) {  // pops to the innermost heading, of any level
     int64_t h = -1;
     for (uint32_t k = 0; k < kKnownCount; ++k)
       if (kKnown[k].flags & kHeading) h = std::max(h, last(k));
@@ -489,7 +498,7 @@ void Estimator::end_tag(uint32_t id) {
     if (at + 1 == static_cast<int64_t>(stack_.size())) pop_to(at);
     return;
   }
-  if (last(select_) > last(template_) && id != select_) {  // in a select: only the current node
+  if (in_select() && id != select_) {  // in a select: only the current node
     if (at + 1 == static_cast<int64_t>(stack_.size())) pop_to(at);
     return;
   }
@@ -520,7 +529,7 @@ size_t Estimator::run(std::string_view s) {
     const size_t text = i;
     i = s.find('<', i);
     if (!segments_.back().pending.empty() && (stack_.empty() || !stack_.back().foreign) &&
-        last(select_) <= last(template_)) {
+        !in_select()) {
       const size_t e = std::min(i, n);
       for (size_t k = text; k < e; ++k)
         if (!is_ws(s[k])) {

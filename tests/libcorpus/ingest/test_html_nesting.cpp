@@ -125,6 +125,29 @@ TEST_CASE("nesting: the estimate is never below gumbo's depth on random tag soup
   }
 }
 
+TEST_CASE("nesting: pages random tag soup found below gumbo's depth") {
+  for (const char* html : {
+           "<table><select></table><form><caption><ul><rt><h1><ul><marquee><button><g><select><select><math><mi>"
+           "<svg><b id=2><template><svg>",
+       }) {
+    INFO("page: " << html);
+    CHECK(html_nesting_depth(html, 1u << 30) >= gumbo_depth(html));
+  }
+}
+
+TEST_CASE("nesting: tags after a select inside svg or math count (gumbo nests them)") {
+  // The estimate dropped them as in an HTML select: 6 for a tree 20,005 deep.
+  for (const char* pre : {"<math><foreignObject><select>", "<svg><foreignObject><select>", "<math><mi><select>"}) {
+    INFO(std::string(pre));
+    const std::string html = std::string(pre) + repeat("<q>", 20000);
+    CHECK(html_nesting_exceeds(html, 10000));
+    CHECK(html_nesting_depth(html, 1u << 30) >= gumbo_depth(html));
+  }
+  CHECK(html_to_text(std::string("<math><foreignObject><select>") + repeat("<q>", 20000), false).too_deep);
+  // A select outside svg and math still drops them.
+  CHECK(html_nesting_depth(std::string("<select>") + repeat("<q>", 20000), 10000) < 10);
+}
+
 TEST_CASE("nesting: a page past the limit is not parsed, one under it is") {
   HtmlPage deep = html_to_text(repeat("<q>", 20000), true);
   CHECK(deep.too_deep);
