@@ -1,7 +1,7 @@
 #include "libcorpus/core/tmx_convert.h"
 
+#include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/line_pipeline.h"
@@ -39,11 +39,41 @@ bool same_language(std::string_view a, std::string_view b) {
   return (x_bare || y_bare) && primary(x) == primary(y);
 }
 
+namespace {
+
+bool ascii_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool ascii_alpha(char c) { return ascii_lower(c) || (c >= 'A' && c <= 'Z'); }
+
+// A language code at s[i]: 2-3 lower-case letters, optionally "_" and 2-4
+// letters (pt_BR, zh_Hant). Returns the end, or npos.
+size_t lang_code_end(std::string_view s, size_t i) {
+  size_t j = i;
+  while (j < s.size() && j - i < 3 && ascii_lower(s[j])) ++j;
+  if (j - i < 2) return std::string_view::npos;
+  if (j < s.size() && s[j] == '_') {
+    size_t k = j + 1;
+    while (k < s.size() && k - j - 1 < 4 && ascii_alpha(s[k])) ++k;
+    if (k - j - 1 >= 2) j = k;
+  }
+  return j;
+}
+
+}  // namespace
+
+// "en-fr.tsv", "corpus.en-fr.tmx.gz", "x_de-en.txt": the first LANG-LANG.(tsv|tmx|txt)
+// that starts the name or follows '.', '_' or '-'.
 std::optional<std::pair<std::string, std::string>> langs_from_filename(const std::string& path) {
-  std::string base = path.substr(path.rfind('/') + 1);
-  static const std::regex re(R"((?:^|[._-])([a-z]{2,3}(?:_[A-Za-z]{2,4})?)-([a-z]{2,3}(?:_[A-Za-z]{2,4})?)\.(?:tsv|tmx|txt))");
-  std::smatch m;
-  if (std::regex_search(base, m, re)) return std::make_pair(m[1].str(), m[2].str());
+  const std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
+  for (size_t i = 0; i < base.size(); ++i) {
+    if (i > 0 && base[i - 1] != '.' && base[i - 1] != '_' && base[i - 1] != '-') continue;
+    size_t a = lang_code_end(base, i);
+    if (a == std::string_view::npos || a >= base.size() || base[a] != '-') continue;
+    size_t b = lang_code_end(base, a + 1);
+    if (b == std::string_view::npos || b >= base.size() || base[b] != '.') continue;
+    std::string_view ext = base.substr(b + 1, 3);
+    if (ext == "tsv" || ext == "tmx" || ext == "txt")
+      return std::make_pair(std::string(base.substr(i, a - i)), std::string(base.substr(a + 1, b - a - 1)));
+  }
   return std::nullopt;
 }
 
@@ -54,12 +84,14 @@ std::string lang_from_suffix(const std::string& path) {
     if (base.size() > zs.size() && base.compare(base.size() - zs.size(), zs.size(), zs) == 0)
       base.resize(base.size() - zs.size());
   }
-  static const std::regex re(R"(\.([a-z]{2,3})$)");
-  std::smatch m;
-  if (!std::regex_search(base, m, re)) return {};
+  // The last ".xx" or ".xxx" of lower-case letters, unless it is a file type.
+  const size_t dot = base.rfind('.');
+  if (dot == std::string::npos) return {};
+  const std::string code = base.substr(dot + 1);
+  if (code.size() < 2 || code.size() > 3 || !std::all_of(code.begin(), code.end(), ascii_lower)) return {};
   for (const char* ext : {"txt", "tsv", "tmx", "xml", "csv", "out", "raw", "tok", "bpe", "spm", "log", "dat", "doc"})
-    if (m[1] == ext) return {};
-  return m[1].str();
+    if (code == ext) return {};
+  return code;
 }
 
 ConvertStats tsv_to_tmx(BitextLines& in, Output& out, const TsvToTmxOptions& opt, const ProgressFn& progress) {

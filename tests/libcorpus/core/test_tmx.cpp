@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <optional>
+#include <random>
+#include <regex>
 #include <string>
 
 #include "libcorpus/core/error.h"
@@ -243,4 +246,34 @@ TEST_CASE("TmxReader: nesting deeper than the limit is an Error, at the limit it
   TmxReader r(*in);
   TmxUnit u;
   CHECK_THROWS_WITH_AS(r.next(u), "elements nested more than 1000 levels deep", Error);
+}
+
+TEST_CASE("language codes from file names agree with the regular expressions they replace") {
+  // The names were read with std::regex before; the hand-written scan must
+  // give the same answer on random names made of the characters that matter.
+  const std::regex pair_re(R"((?:^|[._-])([a-z]{2,3}(?:_[A-Za-z]{2,4})?)-([a-z]{2,3}(?:_[A-Za-z]{2,4})?)\.(?:tsv|tmx|txt))");
+  const std::regex suffix_re(R"(\.([a-z]{2,3})$)");
+  const std::string alphabet = "abenfrBRx_-.9";
+  const std::vector<std::string> pieces{"en", "fr", "pt_BR", "zh_Hant", "tsv", "tmx", "txt", "gz", "eng", "abcd"};
+  std::mt19937 rng(7);
+  for (int n = 0; n < 4000; ++n) {
+    std::string name;
+    int parts = 1 + static_cast<int>(rng() % 6);
+    for (int p = 0; p < parts; ++p) {
+      if (rng() % 2) name += pieces[rng() % pieces.size()];
+      else name += alphabet[rng() % alphabet.size()];
+    }
+    std::smatch m;
+    std::optional<std::pair<std::string, std::string>> want;
+    if (std::regex_search(name, m, pair_re)) want = std::make_pair(m[1].str(), m[2].str());
+    CAPTURE(name);
+    CHECK(langs_from_filename(name) == want);
+    std::string want_suffix;
+    if (std::regex_search(name, m, suffix_re)) {
+      want_suffix = m[1].str();
+      for (const char* ext : {"txt", "tsv", "tmx", "xml", "csv", "out", "raw", "tok", "bpe", "spm", "log", "dat", "doc"})
+        if (want_suffix == ext) want_suffix.clear();
+    }
+    if (name.find(".gz") == std::string::npos) CHECK(lang_from_suffix(name) == want_suffix);
+  }
 }
