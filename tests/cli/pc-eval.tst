@@ -59,3 +59,9 @@ align-invalid-utf8	1	empty	~w\.bad:1: invalid UTF-8	printf '0-0 1-\xff\n' > w.ba
 option-of-another-command	2	empty	~^pc-eval: --chrf-beta is an option of 'pc-eval bleu\|chrf\|chrf\+\+', not of 'pc-eval mining' — see 'pc-eval mining --help'$	pc-eval mining --chrf-beta 9 2>e; r=$?; cat e >&2; [ "$(wc -l <e)" = 1 ] || exit 99; exit $r
 smooth-value-not-a-number	2	empty	~^pc-eval: --smooth-value must be a number, not '0\.1x'$	pc-eval bleu --smooth-method floor --smooth-value 0.1x -r $DATA/eval/one.txt $DATA/eval/one.txt
 threshold-not-a-number	2	empty	~^pc-eval: --threshold must be a number, not 'high'$	pc-eval mining --gold g --threshold high c
+# A 1 GB hypothesis line stops at --max-line (32M) in bounded memory (it ran out of memory past 4 GB)
+hyp-huge-line-1GB-bounded	1	empty	~^pc-eval: <stdin>:2: line longer than 33554432 bytes — raise --max-line or fix the input$	printf 'a b c\nd e f\n' > ref && { printf 'a b c\n'; head -c 1000000000 /dev/zero | tr '\0' a; printf '\n'; } | ([ -n "$PC_ASAN" ] || ulimit -v 1500000; pc-eval bleu -r ref -)
+ref-long-line-max-line	1	empty	~^pc-eval: ref:1: line longer than 10 bytes — raise --max-line	printf 'a b c d e f g\n' > ref && printf 'a b c\n' | pc-eval chrf --max-line 10 -r ref
+tsv-long-line-max-line	1	empty	~^pc-eval: b\.tsv:2: line longer than 20 bytes	printf 'src_text\ttrg_text\n%s\tb\n' aaaaaaaaaaaaaaaaaaaaaaaaa > b.tsv && pc-eval bleu --max-line 20 --tsv b.tsv -r trg_text src_text
+mining-long-candidate-skip-bad	0	-	~1 candidate pairs, 1 skipped \(bad\)	printf 's1\tt1\n' > gold && { printf 's1\tt1\n'; head -c 300 /dev/zero | tr '\0' x; printf '\n'; } | pc-eval mining --gold gold --skip-bad --max-line 100
+align-long-line-max-line	1	empty	~^pc-eval: test:1: line longer than 10 bytes	printf '0-0\n' > gold && printf '0-0 1-1 2-2 3-3\n' > test && pc-eval align --align-format pharaoh --max-line 10 --gold gold test

@@ -71,3 +71,6 @@ align-empty	0	empty	-	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && pc-ibm1 ali
 score-empty-header-only	0	~^src_text\ttrg_text\tibm1_fwd_score\t	-	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && pc-ibm1 score -q -m m.st < /dev/null > s && [ $(wc -l < s) = 1 ] && cat s
 translate-nul	1	empty	~<stdin>:1: NUL byte	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && printf 'the \0house\n' | pc-ibm1 translate -m m.st
 align-nul	1	empty	~<stdin>:1: NUL byte at byte 5 in column 1	pc-ibm1 train -q -o m.st $DATA/ibm1/toy.tsv && printf 'the \0house\tdas Haus\n' | pc-ibm1 align -m m.st
+# --max-line is the shared option (it was --max-line-mb)
+max-line-shared-option	1	empty	~^pc-ibm1: big\.tsv:4: line longer than 1000 bytes	{ head -3 $DATA/ibm1/toy.tsv; head -c 2000 /dev/zero | tr '\0' a; printf '\tb\n'; tail -n +4 $DATA/ibm1/toy.tsv; } > big.tsv && pc-ibm1 train --max-line 1000 -o m.st big.tsv
+max-line-mb-is-gone	2	empty	~unrecognised option '--max-line-mb'	pc-ibm1 train --max-line-mb 32 -o m.st $DATA/ibm1/toy.tsv
