@@ -147,7 +147,8 @@ TEST_CASE("prescan: control characters and noncharacters become U+FFFD on both p
   }
   // Characters next to the replaced ones are kept: U+00A0, U+FDCF, U+FFFD itself, U+10FFFD.
   check_same("<p>keep \xC2\xA0 and \xEF\xB7\x8F and \xEF\xBF\xBD and \xF4\x8F\xBF\xBD text</p>");
-  check_same(std::string("<p>form\ffeed and\vvertical tab, a\0nul</p>", 42));
+  static const char kWithNul[] = "<p>form\ffeed and\vvertical tab, a\0nul</p>";
+  check_same(std::string(kWithNul, sizeof kWithNul - 1));
 }
 
 TEST_CASE("prescan: past the 131,068 markers of planes 15-16, text is copied and still comes out the same") {
