@@ -74,7 +74,11 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
   if (scheme != "http" && scheme != "https") return std::nullopt;
   curl_url_set(u.get(), CURLUPART_FRAGMENT, nullptr, 0);
   std::string host = get(u.get(), CURLUPART_HOST);
-  if (host.empty()) return std::nullopt;
+  // libcurl decodes %-escapes in a host, refuses only some of the control
+  // bytes that result, and writes the rest back raw ("http://a%7fb/" becomes
+  // "http://a\x7fb/"): such a URL would be refused on its next pass, so the
+  // normalised URL, the frontier's key, would not be stable. Refuse it now.
+  if (host.empty() || has_bad_bytes(host)) return std::nullopt;
   for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   curl_url_set(u.get(), CURLUPART_HOST, host.c_str(), 0);
   std::string port = get(u.get(), CURLUPART_PORT);
@@ -95,6 +99,8 @@ std::optional<UrlParts> split_url(std::string_view url) {
   p.scheme = lower(a->scheme);
   if (p.scheme != "http" && p.scheme != "https") return std::nullopt;
   p.host = lower(percent_decoded(a->host));
+  // The same hosts as resolve_url refuses: no URL it gives has one.
+  if (has_bad_bytes(p.host)) return std::nullopt;
   p.port = a->port;
   if ((p.scheme == "http" && p.port == "80") || (p.scheme == "https" && p.port == "443")) p.port.clear();
   std::string_view rest = a->rest.substr(0, a->rest.find('#'));

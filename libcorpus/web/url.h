@@ -20,10 +20,12 @@ struct UrlParts {
 
 // `ref` (absolute or relative) resolved against `base` (absolute; may be
 // empty when `ref` is absolute) and normalised; nullopt if it is not an
-// http(s) URL or does not parse.
+// http(s) URL, does not parse, or its host holds a control byte or white
+// space once %-decoded. Normalising its result again gives it back unchanged.
 std::optional<std::string> resolve_url(std::string_view base, std::string_view ref);
 
-// Splits a normalised http(s) URL; nullopt otherwise.
+// Splits a normalised http(s) URL; nullopt otherwise (and for a host that
+// resolve_url refuses).
 std::optional<UrlParts> split_url(std::string_view url);
 
 }  // namespace corpus
