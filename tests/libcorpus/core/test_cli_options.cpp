@@ -120,7 +120,9 @@ TEST_CASE("bad values are usage errors naming the option, on one line") {
     std::vector<std::string> args{"pc-test"};
     args.insert(args.end(), k.args.begin(), k.args.end());
     bool ran = false;
-    auto [code, err] = run(t.app, args, [&](cli::Context&) { ran = true; });
+    const auto result = run(t.app, args, [&](cli::Context&) { ran = true; });
+    const int code = result.first;
+    const std::string& err = result.second;
     CAPTURE(k.message);
     CAPTURE(err);
     CHECK(code == 2);
