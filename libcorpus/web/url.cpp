@@ -54,6 +54,18 @@ bool has_bad_bytes(std::string_view s) {
   return false;
 }
 
+// libcurl writes an IPv4 address given as a number ("127.1", "0x7f.1", "4")
+// as a dotted quad, but it looks for one before it decodes %-escapes, so
+// "http://%34/" keeps the host "4" and the next pass makes it "0.0.0.4". A
+// decoded host that may be such a number goes through libcurl's parser
+// again; nullopt when that parser refuses it (the next pass would too).
+std::optional<std::string> ipv4_normalised(const std::string& host) {
+  if (host.find_first_not_of("0123456789abcdefx.") != std::string::npos) return host;
+  UrlHandle u(curl_url());
+  if (curl_url_set(u.get(), CURLUPART_URL, ("http://" + host + "/").c_str(), 0) != CURLUE_OK) return std::nullopt;
+  return get(u.get(), CURLUPART_HOST);
+}
+
 }  // namespace
 
 std::string UrlParts::origin() const { return scheme + "://" + host + (port.empty() ? "" : ":" + port); }
@@ -80,7 +92,9 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
   // normalised URL, the frontier's key, would not be stable. Refuse it now.
   if (host.empty() || has_bad_bytes(host)) return std::nullopt;
   for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  curl_url_set(u.get(), CURLUPART_HOST, host.c_str(), 0);
+  auto h = ipv4_normalised(host);
+  if (!h || h->empty()) return std::nullopt;
+  curl_url_set(u.get(), CURLUPART_HOST, h->c_str(), 0);
   std::string port = get(u.get(), CURLUPART_PORT);
   if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443"))
     curl_url_set(u.get(), CURLUPART_PORT, nullptr, 0);

@@ -64,3 +64,22 @@ TEST_CASE("urls: normalising a normalised URL gives it back; a host that decodes
     CHECK(split_url(*once));
   }
 }
+
+// libcurl writes an IPv4 address given as a number ("127.1", "0x7f.1") as a
+// dotted quad, but it looks for one before it decodes %-escapes: the decoded
+// host must get the same treatment, or "http://%34/" gives "http://4/" and the
+// next pass "http://0.0.0.4/".
+TEST_CASE("urls: a %-escaped IPv4 number becomes a dotted quad on the first pass") {
+  CHECK(resolve_url("", "http://%34/") == "http://0.0.0.4/");  // the fuzzer's input
+  CHECK(resolve_url("", "http://%31%32%37.1/x") == "http://127.0.0.1/x");
+  CHECK(resolve_url("http://h/", "//0%78%37F.1:80/") == "http://127.0.0.1/");
+  CHECK(resolve_url("", "http://127.1/") == "http://127.0.0.1/");
+  CHECK(resolve_url("", "http://%34294967296/") == "http://4294967296/");  // too big: a name
+  CHECK(resolve_url("", "http://face.%62ad/") == "http://face.bad/");
+  for (const char* ref : {"http://%34/", "http://0%78ff/", "http://%34./", "http://%2e%2e/"}) {
+    CAPTURE(ref);
+    auto once = resolve_url("", ref);
+    REQUIRE(once);
+    CHECK(resolve_url("", *once) == once);
+  }
+}
