@@ -49,7 +49,7 @@ TEST_CASE("urls: split_url gives libcurl's parts of a normalised URL") {
 // give it back. libcurl decodes %-escapes in a host and writes the bytes back
 // as they are (only '%' escaped again): a host that decodes to a byte no URL
 // may hold raw (DEL, "%7f") would pass once and be refused on the next pass.
-TEST_CASE("urls: normalising a normalised URL gives it back; a host that decodes to a control byte is refused") {
+TEST_CASE("urls: normalising a normalised URL gives it back, and a host that decodes to a control byte is refused") {
   CHECK_FALSE(resolve_url("", "http:/%7f"));  // the fuzzer's minimal input
   CHECK_FALSE(resolve_url("", "http://a%7Fb/x"));
   CHECK_FALSE(resolve_url("http://h/", "//a%7fb/"));
