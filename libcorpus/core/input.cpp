@@ -332,7 +332,7 @@ std::unique_ptr<ByteSource> open_input(const std::string& path) {
   return std::make_unique<PlainSource>(std::move(fd), std::move(head), Compression::kNone);
 }
 
-PeekableSource::PeekableSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+PeekableSource::PeekableSource(std::unique_ptr<ByteSource> inner) : WrappedSource(std::move(inner)) {}
 
 std::string_view PeekableSource::peek(size_t n) {
   while (ahead_.size() - pos_ < n) {

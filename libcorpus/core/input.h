@@ -54,21 +54,30 @@ uint64_t drop_rest_of_line(ByteSource& src, std::string& buf, size_t& begin, siz
 // opened ("No such file or directory").
 std::unique_ptr<ByteSource> open_input(const std::string& path);
 
-// Reads up to n bytes ahead without consuming them, so a tool can sniff the
-// format of decompressed data. Wraps another source.
-class PeekableSource : public ByteSource {
+// A source that changes what another one reads but not what it is: name,
+// compression and raw positions are the inner source's.
+class WrappedSource : public ByteSource {
  public:
-  explicit PeekableSource(std::unique_ptr<ByteSource> inner);
-  // Returns the first bytes (up to n; fewer at end of data).
-  std::string_view peek(size_t n);
-  size_t read(char* buf, size_t n) override;
+  explicit WrappedSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
   const std::string& name() const override { return inner_->name(); }
   Compression compression() const override { return inner_->compression(); }
   uint64_t raw_bytes_read() const override { return inner_->raw_bytes_read(); }
   std::optional<uint64_t> raw_size() const override { return inner_->raw_size(); }
 
- private:
+ protected:
   std::unique_ptr<ByteSource> inner_;
+};
+
+// Reads up to n bytes ahead without consuming them, so a tool can sniff the
+// format of decompressed data. Wraps another source.
+class PeekableSource : public WrappedSource {
+ public:
+  explicit PeekableSource(std::unique_ptr<ByteSource> inner);
+  // Returns the first bytes (up to n; fewer at end of data).
+  std::string_view peek(size_t n);
+  size_t read(char* buf, size_t n) override;
+
+ private:
   std::string ahead_;
   size_t pos_ = 0;
 };

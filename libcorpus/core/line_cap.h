@@ -18,18 +18,13 @@
 
 namespace corpus {
 
-class LineCapSource final : public ByteSource {
+class LineCapSource final : public WrappedSource {
  public:
-  LineCapSource(std::unique_ptr<ByteSource> inner, size_t cap) : inner_(std::move(inner)), keep_(cap + 1) {}
+  LineCapSource(std::unique_ptr<ByteSource> inner, size_t cap) : WrappedSource(std::move(inner)), keep_(cap + 1) {}
 
   size_t read(char* buf, size_t n) override;
-  const std::string& name() const override { return inner_->name(); }
-  Compression compression() const override { return inner_->compression(); }
-  uint64_t raw_bytes_read() const override { return inner_->raw_bytes_read(); }
-  std::optional<uint64_t> raw_size() const override { return inner_->raw_size(); }
 
  private:
-  std::unique_ptr<ByteSource> inner_;
   size_t keep_;     // bytes of a line passed on: cap + 1, enough to tell it is too long
   size_t run_ = 0;  // bytes of the current line seen so far
 };

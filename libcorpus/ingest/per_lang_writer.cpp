@@ -1,6 +1,7 @@
 #include "libcorpus/ingest/per_lang_writer.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 
 #include "libcorpus/core/chunk_compress.h"
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/tempfiles.h"
 
 namespace corpus {
 
@@ -34,16 +36,30 @@ LangSplitWriter::LangSplitWriter(std::string dir, std::string suffix, size_t buf
 
 LangSplitWriter::~LangSplitWriter() {
   if (committed_) return;
-  for (const auto& [lang, buf] : bufs_) ::unlink(temp_path(lang).c_str());
+  for (const auto& [lang, path] : tmp_) ::unlink(path.c_str());
 }
 
-std::string LangSplitWriter::temp_path(const std::string& lang) const {
-  return dir_ + "/." + safe(lang) + suffix_ + ".tmp" + std::to_string(::getpid());
+const std::string& LangSplitWriter::temp_path(const std::string& lang) {
+  auto [it, fresh] = tmp_.try_emplace(lang);
+  if (fresh) {
+    std::string path = tempfiles::template_for(dir_ + "/", safe(lang) + suffix_);
+    int fd = ::mkostemp(path.data(), O_CLOEXEC);
+    if (fd < 0) {
+      tmp_.erase(it);
+      throw Error("cannot create a temporary file: " + errno_text(errno)).at(dir_);
+    }
+    const mode_t mask = ::umask(0);  // mkostemp makes 0600; outputs get 0666 less the umask, as Output's do
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    ::close(fd);
+    it->second = std::move(path);
+  }
+  return it->second;
 }
 
 void LangSplitWriter::write(const std::string& lang, std::string_view line) {
   auto [it, fresh] = bufs_.try_emplace(lang);
-  if (fresh) ::unlink(temp_path(lang).c_str());
+  if (fresh) temp_path(lang);
   it->second.append(line);
   it->second += '\n';
   buffered_ += line.size() + 1;
@@ -56,8 +72,8 @@ void LangSplitWriter::write(const std::string& lang, std::string_view line) {
 void LangSplitWriter::flush(const std::string& lang, std::string& buf) {
   if (buf.empty()) return;
   std::string chunk = ends_with(suffix_, ".gz") ? gzip_member(buf) : ends_with(suffix_, ".zst") ? zstd_frame(buf) : buf;
-  std::string path = temp_path(lang);
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const std::string& path = temp_path(lang);
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) throw Error("cannot write: " + errno_text(errno)).at(path);
   size_t off = 0;
   while (off < chunk.size()) {
@@ -78,10 +94,13 @@ void LangSplitWriter::commit() {
   for (auto& [l, b] : bufs_) flush(l, b);
   for (const auto& [lang, buf] : bufs_) {
     std::string final_path = dir_ + "/" + safe(lang) + suffix_;
-    if (std::rename(temp_path(lang).c_str(), final_path.c_str()) != 0)
+    const std::string& tmp = temp_path(lang);
+    if (std::rename(tmp.c_str(), final_path.c_str()) != 0)
       throw Error("cannot rename to its final name: " + errno_text(errno)).at(final_path);
   }
   committed_ = true;
+  // What killed runs left beside these names goes, as corpus::Output does.
+  for (const auto& [lang, buf] : bufs_) tempfiles::remove_stale(dir_ + "/", safe(lang) + suffix_);
 }
 
 }  // namespace corpus

@@ -25,9 +25,12 @@ class LangSplitWriter {
 
  private:
   void flush(const std::string& lang, std::string& buf);
-  std::string temp_path(const std::string& lang) const;
+  // The language's temporary (.LANG.SUFFIX.tmp-HOST-PID-XXXXXX, core/tempfiles.h),
+  // made on first use.
+  const std::string& temp_path(const std::string& lang);
 
   std::string dir_, suffix_;
+  std::map<std::string, std::string> tmp_;  // language -> its temporary
   size_t cap_, buffered_ = 0;
   std::map<std::string, std::string> bufs_;
   bool committed_ = false;
