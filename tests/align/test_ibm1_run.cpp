@@ -15,6 +15,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
+#include "support/memory_source.h"
 
 using namespace align;
 
@@ -39,23 +40,8 @@ std::string file_with(const TmpDir& d, const std::string& name, const std::strin
 }
 
 // A source that hands out its bytes a few at a time, so that lines cross reads.
-class Trickle final : public corpus::ByteSource {
- public:
-  Trickle(std::string data, size_t step) : data_(std::move(data)), step_(step) {}
-  size_t read(char* buf, size_t n) override {
-    size_t k = std::min({n, step_, data_.size() - pos_});
-    std::memcpy(buf, data_.data() + pos_, k);
-    pos_ += k;
-    return k;
-  }
-  const std::string& name() const override { return name_; }
-  corpus::Compression compression() const override { return corpus::Compression::kNone; }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  std::optional<uint64_t> raw_size() const override { return data_.size(); }
-
- private:
-  std::string data_, name_ = "trickle";
-  size_t step_, pos_ = 0;
+struct Trickle : corpus::test::MemorySource {
+  Trickle(std::string data, size_t step) : MemorySource(std::move(data), step, "trickle") {}
 };
 
 std::string read_all(corpus::ByteSource& s) {

@@ -8,6 +8,7 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/paragraph_reader.h"
+#include "support/memory_source.h"
 
 using namespace corpus;
 
@@ -15,25 +16,8 @@ namespace {
 
 // A source that hands out its text `chunk` bytes at a time, so pieces and
 // lines straddle reads.
-class TextSource : public ByteSource {
- public:
-  TextSource(std::string text, size_t chunk) : text_(std::move(text)), chunk_(chunk) {}
-  size_t read(char* buf, size_t n) override {
-    size_t k = std::min({n, chunk_, text_.size() - pos_});
-    text_.copy(buf, k, pos_);
-    pos_ += k;
-    return k;
-  }
-  const std::string& name() const override { return name_; }
-  Compression compression() const override { return Compression::kNone; }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  std::optional<uint64_t> raw_size() const override { return text_.size(); }
-
- private:
-  std::string text_;
-  size_t chunk_;
-  size_t pos_ = 0;
-  std::string name_ = "text.txt";
+struct TextSource : test::MemorySource {
+  TextSource(std::string text, size_t chunk) : MemorySource(std::move(text), chunk, "text.txt") {}
 };
 
 struct Record {

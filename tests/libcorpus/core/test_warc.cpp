@@ -7,6 +7,7 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/warc.h"
+#include "support/memory_source.h"
 
 using namespace corpus;
 
@@ -14,25 +15,8 @@ namespace {
 
 // Serves a string in reads of at most `step` bytes and records the largest
 // read asked for (the reader's buffer grows to hold what it asks).
-class PieceSource : public ByteSource {
- public:
-  explicit PieceSource(std::string s, size_t step = 1 << 20) : s_(std::move(s)), step_(step) {}
-  size_t read(char* buf, size_t n) override {
-    largest_ask = std::max(largest_ask, n);
-    size_t k = std::min({n, step_, s_.size() - pos_});
-    s_.copy(buf, k, pos_);
-    pos_ += k;
-    return k;
-  }
-  const std::string& name() const override { return name_; }
-  Compression compression() const override { return Compression::kNone; }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  std::optional<uint64_t> raw_size() const override { return s_.size(); }
-  size_t largest_ask = 0;
-
- private:
-  std::string s_, name_ = "t.warc";
-  size_t pos_ = 0, step_;
+struct PieceSource : test::MemorySource {
+  explicit PieceSource(std::string s, size_t step = 1 << 20) : MemorySource(std::move(s), step, "t.warc") {}
 };
 
 const std::string kGood = "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n";

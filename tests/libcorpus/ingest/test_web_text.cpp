@@ -14,27 +14,13 @@
 #include "libcorpus/ingest/langid.h"
 #include "libcorpus/core/sha1.h"
 #include "libcorpus/core/warc.h"
+#include "support/memory_source.h"
 
 using namespace corpus;
 
 namespace {
-class StringSource : public ByteSource {
- public:
-  explicit StringSource(std::string s) : s_(std::move(s)) {}
-  size_t read(char* buf, size_t n) override {
-    size_t k = std::min(n, s_.size() - pos_);
-    std::copy_n(s_.data() + pos_, k, buf);
-    pos_ += k;
-    return k;
-  }
-  const std::string& name() const override { return name_; }
-  Compression compression() const override { return Compression::kNone; }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  std::optional<uint64_t> raw_size() const override { return s_.size(); }
-
- private:
-  std::string s_, name_ = "mem";
-  size_t pos_ = 0;
+struct StringSource : test::MemorySource {
+  explicit StringSource(std::string s) : MemorySource(std::move(s)) {}
 };
 }  // namespace
 
