@@ -4,8 +4,10 @@
 // frees each at gumbo_destroy_output: a third of the time of html_to_text on
 // real pages went to malloc/free. Here gumbo allocates from a per-thread
 // arena that bumps a pointer and frees everything at once when the page
-// goes. Past 64 MiB in one page the arena falls back to malloc, so a huge
-// page costs no more memory than before.
+// goes. Past 64 MiB in one page the arena falls back to malloc (blocks it
+// tracks and frees itself), so a huge page costs no more memory than before.
+// The tree is never freed by walking it (gumbo_destroy_output recurses once
+// per level of nesting), so no depth of page can overflow the stack here.
 #pragma once
 
 #include <string_view>
