@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+# Splits the gettext translation catalogues installed on this machine into
+# train / valid / test bitexts BY SOFTWARE PACKAGE, for evaluations that must
+# not test on wording the model saw in training (messages of one package share
+# terms, phrasing and whole strings):
+#
+#   /usr/share/locale/<lang>/LC_MESSAGES/*.mo  ->  OUT_DIR/en-<lang>.{train,valid,test}.tsv
+#                                                  OUT_DIR/en-<lang>.manifest.tsv
+#
+# Usage: scripts/make-package-split.sh OUT_DIR [LANG...]     (default LANGs: de es fr)
+# Environment (optional):
+#   SPLIT_LOCALEDIR  where the catalogues live     (default: /usr/share/locale)
+#   SPLIT_TEST       pairs in each test file       (default: 1000)
+#   SPLIT_VALID      pairs in each valid file      (default: 500)
+#   SPLIT_MAX_SHARE  largest share of a test or valid file one package may
+#                    give; bigger packages stay in train (default: 0.25)
+#
+# How (the same for every language, so a package is in the same split for
+# all languages whenever it has pairs for them):
+#  1. Pairs are read from the .mo files exactly as scripts/make-sample-bitext.sh
+#     does (same normalisation, accelerator stripping and filters; its reader
+#     is copied below), each pair attributed to the first package, in sorted
+#     path order, that has it. Catalogues are not filtered by licence here: the
+#     files are for local evaluation, not for redistribution.
+#  2. Packages are ordered by SHA-256 of their name. Walking that order, whole
+#     packages go to test until they hold at least SPLIT_TEST pairs, then to
+#     valid until SPLIT_VALID; packages over SPLIT_MAX_SHARE of the file are
+#     passed over (they stay in train). Every other package is train.
+#  3. test and valid take exactly SPLIT_TEST / SPLIT_VALID pairs of their
+#     packages, chosen by SHA-256 of the pair; the rest of those packages' pairs
+#     are dropped, never moved to train. Train pairs whose English or
+#     translated side is also a side of a test or valid pair are dropped too
+#     (the same message in two packages), so no sentence is in two splits.
+#  4. Every file is "src_text<TAB>trg_text" then pairs ordered by SHA-256 of
+#     the pair (a deterministic shuffle). The manifest has one row per package:
+#     split, package, pairs available, pairs written.
+# Deterministic: the same installed packages give byte-identical files. Needs
+# bash, dpkg and /usr/bin/python3 (standard library); no network.
+set -euo pipefail
+export LC_ALL=C
+export PYTHONHASHSEED=0
+umask 022
+
+if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  [ $# -lt 1 ] && exit 2 || exit 0
+fi
+OUT_DIR=$1
+shift
+LANGS=("$@")
+[ ${#LANGS[@]} -gt 0 ] || LANGS=(de es fr)
+LOCALEDIR=${SPLIT_LOCALEDIR:-/usr/share/locale}
+PY=/usr/bin/python3
+for tool in "$PY" dpkg; do
+  command -v "$tool" >/dev/null || { echo "make-package-split: missing $tool" >&2; exit 1; }
+done
+mkdir -p "$OUT_DIR"
+TMP=$(mktemp -d "$OUT_DIR/.tmp.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+"$PY" - "$LOCALEDIR" "$TMP" "${SPLIT_TEST:-1000}" "${SPLIT_VALID:-500}" "${SPLIT_MAX_SHARE:-0.25}" "${LANGS[@]}" <<'PYEOF'
+import hashlib
+import os
+import re
+import struct
+import subprocess
+import sys
+import unicodedata
+from collections import OrderedDict
+
+LOCALEDIR, TMP = sys.argv[1], sys.argv[2]
+N_TEST, N_VALID, MAX_SHARE = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+LANGS = sys.argv[6:]
+MIN_LEN, MAX_LEN = 3, 300
+
+
+def log(*a):
+    print("make-package-split:", *a, file=sys.stderr)
+
+
+def sha(s):
+    return hashlib.sha256(s.encode("utf-8")).hexdigest()
+
+
+# ---- copied from scripts/make-sample-bitext.sh (keep the two in step) ----
+def owning_packages(paths):
+    """dpkg -S for many paths at once -> {path: package}."""
+    res = subprocess.run(["dpkg", "-S", "--"] + paths, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, check=False)
+    owner = {}
+    for line in res.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("diversion by") or ": /" not in line:
+            continue
+        pkgs, path = line.split(": /", 1)
+        path = "/" + path
+        pkg = pkgs.split(",")[0].strip().split(":")[0]   # first owner, arch stripped
+        owner.setdefault(path, pkg)
+    return owner
+
+
+def read_mo(path):
+    """Yields (msgctxt|None, msgid, msgstr) for the singular entries of a .mo.
+
+    Plural entries (msgid containing NUL) and the header are skipped.  .mo
+    files contain no fuzzy entries (msgfmt drops them unless --use-fuzzy)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 28:
+        return
+    magic = struct.unpack("<I", data[:4])[0]
+    if magic == 0x950412de:
+        end = "<"
+    elif magic == 0xde120495:
+        end = ">"
+    else:
+        log("not a .mo file, skipped:", path)
+        return
+    _rev, n, o_orig, o_trans = struct.unpack(end + "4I", data[4:20])
+
+    def entry(table, i):
+        ln, off = struct.unpack(end + "2I", data[table + 8 * i: table + 8 * i + 8])
+        return data[off:off + ln]
+
+    raw = [(entry(o_orig, i), entry(o_trans, i)) for i in range(n)]
+    charset = "utf-8"
+    for k, v in raw:
+        if k == b"":
+            m = re.search(rb"charset=([-\w.]+)", v)
+            if m:
+                charset = m.group(1).decode("ascii").lower()
+            break
+    if charset in ("charset", "ascii", "us-ascii"):
+        charset = "utf-8"
+    for k, v in raw:
+        if k == b"" or b"\x00" in k:          # header / plural entry
+            continue
+        try:
+            k = k.decode(charset)
+            v = v.decode(charset)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        ctxt = None
+        if "\x04" in k:
+            ctxt, k = k.split("\x04", 1)
+        yield ctxt, k, v
+
+
+# --------------------------------------------------------------------------
+# Normalisation and filters
+# --------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r\f\v]+")          # ASCII whitespace only; NBSP is kept
+# "(_F)" / "(&F)" accelerator suffixes used by CJK translations
+_ACCEL_PAREN = re.compile(r"\s?[(（][_&]([A-Za-z0-9])[)）]")
+# "_File" / "&File": _ or & at the start of a word, immediately before a letter
+_ACCEL_WORD = re.compile(r"(?<![\w&])[_&](?=[^\W\d_])")
+_ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")
+
+_PRINTF = re.compile(r"%(?:\d+\$)?[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+                     r"(?:hh|h|ll|l|L|q|j|z|Z|t|I)?[diouxXeEfFgGaAcCsSpnm]"
+                     r"|%\([A-Za-z_][A-Za-z0-9_]*\)[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diouxXeEfFgGcrsa]"
+                     r"|%<PRI[diouxX]\w*>|%[A-Za-z]\b")
+_BRACE = re.compile(r"\{[A-Za-z0-9_.:!]*\}|\$[{(]?[A-Za-z_][A-Za-z0-9_]*[})]?|\$\d")
+_MARKUP = re.compile(r"<[^<>]*>")
+
+
+def normalise(s):
+    return _WS.sub(" ", s).strip()
+
+
+def strip_accel(s):
+    if _ENTITY.search(s):                   # contains markup entities: leave alone
+        return s
+    s = _ACCEL_PAREN.sub("", s)
+    return _ACCEL_WORD.sub("", s)
+
+
+def bad_chars(s):
+    for ch in s:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn") or ch == "\ufffd":
+            return True
+    return False
+
+
+def has_placeholder(s):
+    return bool(_PRINTF.search(s) or _BRACE.search(s) or _MARKUP.search(s))
+
+
+def has_letter(s):
+    return any(ch.isalpha() for ch in s)
+
+
+def why_rejected(src, trg):
+    if not src or not trg:
+        return "empty"
+    if src == trg:
+        return "identical"
+    if min(len(src), len(trg)) < MIN_LEN:
+        return "too-short"
+    if max(len(src), len(trg)) > MAX_LEN:
+        return "too-long"
+    if bad_chars(src) or bad_chars(trg):
+        return "control-char"
+    if has_placeholder(src) or has_placeholder(trg):
+        return "placeholder/markup"
+    if "_" in src or "_" in trg:
+        return "identifier"
+    if not has_letter(src) or not has_letter(trg):
+        return "no-letter"
+    return None
+
+
+# ---- end of the copy ----
+
+
+def read_pairs(lang):
+    """{(src, trg): package} in the order make-sample-bitext.sh finds them."""
+    d = os.path.join(LOCALEDIR, lang, "LC_MESSAGES")
+    mos = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".mo")) if os.path.isdir(d) else []
+    owner = owning_packages(mos) if mos else {}
+    pairs = OrderedDict()
+    for mo in mos:
+        pkg = owner.get(mo)
+        if pkg is None:
+            log("no owning package, skipped:", mo)
+            continue
+        for _ctxt, msgid, msgstr in read_mo(mo):
+            src = normalise(strip_accel(normalise(msgid)))
+            trg = normalise(strip_accel(normalise(msgstr)))
+            if why_rejected(src, trg) is None and (src, trg) not in pairs:
+                pairs[(src, trg)] = pkg
+    return pairs
+
+
+def pair_key(p):
+    return sha(p[0] + "\t" + p[1])
+
+
+def write_tsv(path, pairs):
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write("src_text\ttrg_text\n")
+        for src, trg in pairs:
+            assert not any(c in src + trg for c in "\t\r\n\0")
+            f.write(src + "\t" + trg + "\n")
+
+
+for lang in LANGS:
+    pairs = read_pairs(lang)
+    by_pkg = {}
+    for p, pkg in pairs.items():
+        by_pkg.setdefault(pkg, []).append(p)
+    order = sorted(by_pkg, key=sha)
+    split = {}
+    want = [("test", N_TEST), ("valid", N_VALID)]
+    chosen = {"test": [], "valid": []}
+    stage = 0
+    for pkg in order:
+        if stage < len(want):
+            name, n = want[stage]
+            if len(by_pkg[pkg]) <= MAX_SHARE * n:
+                split[pkg] = name
+                chosen[name] += by_pkg[pkg]
+                if len(chosen[name]) >= n:
+                    stage += 1
+                continue
+        split[pkg] = "train"
+    if stage < len(want):
+        sys.exit("make-package-split: en-%s has too few packages for %d test and %d valid pairs"
+                 % (lang, N_TEST, N_VALID))
+    out = {}
+    for name, n in want:
+        out[name] = sorted(sorted(chosen[name], key=pair_key)[:n], key=pair_key)
+    held = set()
+    for name, _ in want:
+        for s, t in out[name]:
+            held.add(("s", s))
+            held.add(("t", t))
+    train = [p for p, pkg in pairs.items() if split[pkg] == "train"]
+    leaked = [p for p in train if ("s", p[0]) in held or ("t", p[1]) in held]
+    out["train"] = sorted(set(train) - set(leaked), key=pair_key)
+    for name in ("train", "valid", "test"):
+        write_tsv(os.path.join(TMP, "en-%s.%s.tsv" % (lang, name)), out[name])
+    written = {}
+    for name in ("train", "valid", "test"):
+        for p in out[name]:
+            written[pairs[p]] = written.get(pairs[p], 0) + 1
+    with open(os.path.join(TMP, "en-%s.manifest.tsv" % lang), "w", encoding="utf-8", newline="\n") as f:
+        f.write("split\tpackage\tpairs_available\tpairs_written\n")
+        for name in ("test", "valid", "train"):
+            for pkg in sorted(p for p in order if split[p] == name):
+                f.write("%s\t%s\t%d\t%d\n" % (name, pkg, len(by_pkg[pkg]), written.get(pkg, 0)))
+    log("en-%s: %d pairs from %d packages -> train %d, valid %d, test %d (packages %d/%d/%d; "
+        "%d train pairs dropped for sharing a side with valid/test)"
+        % (lang, len(pairs), len(order), len(out["train"]), len(out["valid"]), len(out["test"]),
+           sum(v == "train" for v in split.values()), sum(v == "valid" for v in split.values()),
+           sum(v == "test" for v in split.values()), len(leaked)))
+PYEOF
+
+for f in "$TMP"/*.tsv; do
+  mv -f "$f" "$OUT_DIR/$(basename "$f")"
+done
+echo "make-package-split: wrote $OUT_DIR" >&2
