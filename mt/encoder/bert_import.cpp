@@ -1,0 +1,232 @@
+#include "mt/encoder/bert_import.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "align/encoder.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/safetensors.h"
+#include "mt/encoder/bert_config.h"
+#include "mt/encoder/bert_encoder.h"
+#include "mt/encoder/bert_tokenizer.h"
+
+// The 16-bit float types as tags for safetensors::File::get, which has views
+// for the integer and 32/64-bit float types only.
+namespace mt {
+struct F16Bits {
+  uint16_t v;
+};
+struct BF16Bits {
+  uint16_t v;
+};
+}  // namespace mt
+namespace corpus::safetensors {
+template <>
+constexpr Dtype dtype_of<mt::F16Bits>() { return Dtype::kF16; }
+template <>
+constexpr Dtype dtype_of<mt::BF16Bits>() { return Dtype::kBF16; }
+}  // namespace corpus::safetensors
+
+namespace mt {
+
+namespace {
+
+namespace st = corpus::safetensors;
+namespace fs = std::filesystem;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw corpus::Error("cannot open: " + corpus::errno_text(errno)).at(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw corpus::Error("cannot read: " + corpus::errno_text(errno)).at(path);
+  return ss.str();
+}
+
+std::string shape_text(const std::vector<uint64_t>& s) {
+  return "[" + fmt::format("{}", fmt::join(s, ", ")) + "]";
+}
+
+float half_to_float(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+  uint32_t bits;
+  if (exp == 0) {
+    if (man == 0) {
+      bits = sign;
+    } else {  // subnormal: renormalise
+      int e = -1;
+      uint32_t m = man;
+      do {
+        ++e;
+        m <<= 1;
+      } while ((m & 0x400) == 0);
+      bits = sign | uint32_t(127 - 15 - e) << 23 | (m & 0x3FF) << 13;
+    }
+  } else if (exp == 31) {
+    bits = sign | 0x7F800000 | man << 13;
+  } else {
+    bits = sign | (exp + 127 - 15) << 23 | man << 13;
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+// The weights as F32, whatever 16- or 32-bit float type the file holds.
+std::vector<float> to_f32(const st::File& f, const std::string& name) {
+  const st::TensorInfo& t = f.tensors().at(name);
+  std::vector<float> out(t.elements());
+  switch (t.dtype) {
+    case st::Dtype::kF32: {
+      auto v = f.get<float>(name);
+      std::copy(v.begin(), v.end(), out.begin());
+      break;
+    }
+    case st::Dtype::kF16: {
+      auto v = f.get<F16Bits>(name);
+      for (size_t i = 0; i < v.size(); ++i) out[i] = half_to_float(v[i].v);
+      break;
+    }
+    case st::Dtype::kBF16: {
+      auto v = f.get<BF16Bits>(name);
+      for (size_t i = 0; i < v.size(); ++i) {
+        const uint32_t bits = uint32_t(v[i].v) << 16;
+        std::memcpy(&out[i], &bits, 4);
+      }
+      break;
+    }
+    default:
+      throw corpus::Error(fmt::format("tensor {} is {}, not a float type", name, st::dtype_name(t.dtype)),
+                          "give a model with F32, F16 or BF16 weights")
+          .at(f.path());
+  }
+  return out;
+}
+
+// The tensor names of a Hugging Face checkpoint carry the head's prefix
+// ("bert." from BertForPreTraining, "roberta.", none from BertModel).
+std::string weight_prefix(const st::File& f) {
+  static const std::string kWord = "embeddings.word_embeddings.weight";
+  for (const auto& [name, info] : f.tensors())
+    if (name.size() >= kWord.size() && name.compare(name.size() - kWord.size(), kWord.size(), kWord) == 0 &&
+        (name.size() == kWord.size() || name[name.size() - kWord.size() - 1] == '.'))
+      return name.substr(0, name.size() - kWord.size());
+  throw corpus::Error("no tensor embeddings.word_embeddings.weight: not a BERT-family model",
+                      "give the model.safetensors of a BERT or XLM-R encoder")
+      .at(f.path());
+}
+
+nlohmann::json read_json(const std::string& path) {
+  const auto j = nlohmann::json::parse(read_all(path), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw corpus::Error("not a JSON object").at(path);
+  return j;
+}
+
+// The tokenizer's file and settings, as the encoder's config keeps them.
+struct FoundTokenizer {
+  std::string path, bytes;
+  nlohmann::json spec;
+};
+
+FoundTokenizer find_tokenizer(const fs::path& dir) {
+  FoundTokenizer t;
+  if (fs::exists(dir / "vocab.txt")) {
+    t.path = (dir / "vocab.txt").string();
+    t.spec = {{"kind", "wordpiece"}};
+    // Hugging Face's BertTokenizer defaults, overridden by tokenizer_config.json.
+    if (const fs::path cfg = dir / "tokenizer_config.json"; fs::exists(cfg)) {
+      const auto j = read_json(cfg.string());
+      for (const char* key : {"do_lower_case", "strip_accents", "tokenize_chinese_chars"})
+        if (j.contains(key) && !j[key].is_null()) {
+          if (!j[key].is_boolean()) throw corpus::Error(std::string("\"") + key + "\" is not true/false").at(cfg.string());
+          t.spec[key] = j[key];
+        }
+      for (const char* key : {"unk_token", "cls_token", "sep_token"})
+        if (j.contains(key) && j[key].is_string()) t.spec[key] = j[key];
+    }
+  } else if (fs::exists(dir / "sentencepiece.bpe.model")) {
+    t.path = (dir / "sentencepiece.bpe.model").string();
+    t.spec = {{"kind", "sentencepiece"}, {"ids", "xlm-roberta"}};
+  } else {
+    throw corpus::Error("no tokenizer: neither vocab.txt (WordPiece) nor sentencepiece.bpe.model",
+                        "give the whole Hugging Face model folder")
+        .at(dir.string());
+  }
+  t.bytes = read_all(t.path);
+  return t;
+}
+
+}  // namespace
+
+std::string import_bert(const std::string& folder, std::string_view pooling_name, const std::string& out_path) {
+  const BertPooling pooling = parse_bert_pooling(pooling_name);
+  const fs::path dir(folder);
+  if (!fs::is_directory(dir))
+    throw corpus::Error("not a folder", "give the folder of a Hugging Face model").at(folder);
+  const std::string config_path = (dir / "config.json").string();
+  if (!fs::exists(config_path))
+    throw corpus::Error("no config.json in the model folder", "give the whole Hugging Face model folder")
+        .at(config_path);
+  const BertConfig cfg = read_hf_config(config_path);
+
+  const std::string weights_path = (dir / "model.safetensors").string();
+  if (!fs::exists(weights_path))
+    throw corpus::Error("no model.safetensors in the model folder",
+                        "pytorch_model.bin is not read: save the model with safe_serialization=True")
+        .at(weights_path);
+  const st::File weights(weights_path);
+  const std::string prefix = weight_prefix(weights);
+  const bool pooler = pooling == BertPooling::kCls;
+  if (pooler && !weights.has(prefix + "pooler.dense.weight"))
+    throw corpus::Error("the model has no pooler (pooler.dense.weight) for cls pooling", "use --pooling mean")
+        .at(weights_path);
+
+  std::vector<BertTensor> names = bert_tensors(cfg, pooler);
+  std::vector<std::vector<float>> data;
+  data.reserve(names.size());
+  for (const BertTensor& t : names) {
+    const std::string name = prefix + t.name;
+    auto it = weights.tensors().find(name);
+    if (it == weights.tensors().end())
+      throw corpus::Error("no tensor " + corpus::quote(name), "config.json and model.safetensors do not match")
+          .at(weights_path);
+    if (it->second.shape != t.shape)
+      throw corpus::Error(fmt::format("tensor {} has shape {}, config.json says {}", name,
+                                      shape_text(it->second.shape), shape_text(t.shape)),
+                          "config.json and model.safetensors do not match")
+          .at(weights_path);
+    data.push_back(to_f32(weights, name));
+  }
+
+  const FoundTokenizer tok = find_tokenizer(dir);
+  try {
+    const BertTokenizer check(tok.spec, tok.bytes);
+    if (check.max_id() >= cfg.vocab_size)
+      throw corpus::Error(fmt::format("the tokenizer has ids up to {}, config.json's vocab_size is {}",
+                                      check.max_id(), cfg.vocab_size));
+  } catch (const corpus::Error& e) {
+    throw corpus::Error(e.what(), e.hint()).at(tok.path);
+  }
+  const BertTokenizer kept(tok.spec, tok.bytes);
+
+  nlohmann::json config = bert_config_to_json(cfg);
+  config["kind"] = "bert";
+  config["pooling"] = bert_pooling_name(pooling);
+  config["tokenizer"] = kept.spec();
+  st::Writer w;
+  w.metadata("format", align::kEncoderFormat);
+  w.metadata("version", kBertEncoderVersion);
+  w.metadata("config", config.dump());
+  for (size_t i = 0; i < names.size(); ++i)
+    w.add<float>(names[i].name, std::span<const float>(data[i]), names[i].shape);
+  w.add_bytes("tokenizer", tok.bytes);
+  w.write(out_path);
+  return BertEncoder(out_path).describe();
+}
+
+}  // namespace mt

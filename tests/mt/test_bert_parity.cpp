@@ -1,0 +1,97 @@
+// An imported tiny BERT matches the plain-torch reference of
+// tests/data/embed/make-bert-fixtures.py: the same token ids and vectors
+// within 1e-4, for WordPiece (bert, F32 weights with the "bert." prefix)
+// and SentencePiece (xlm-roberta, F16 weights), with cls and mean pooling.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mt/encoder/bert_encoder.h"
+#include "mt/encoder/bert_import.h"
+#include "align/encoder.h"
+#include "libcorpus/core/safetensors.h"
+#include "support/tmpdir.h"
+
+namespace {
+
+std::string embed_data(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/embed/" + name; }
+
+const nlohmann::json& expected() {
+  static const nlohmann::json j = [] {
+    std::ifstream in(embed_data("expected.json"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return nlohmann::json::parse(ss.str());
+  }();
+  return j;
+}
+
+// The largest |difference| over all sentences, for the report.
+double check_model(const std::string& model, const std::string& pooling) {
+  TmpDir d;
+  const std::string out = d.path("enc.safetensors");
+  const std::string what = mt::import_bert(embed_data(model), pooling, out);
+  CHECK(what.find(pooling + " pooling") != std::string::npos);
+  {  // what align::encoder_kind reads (mt_tests does not link align)
+    const corpus::safetensors::File f(out);
+    CHECK(f.meta("format") == align::kEncoderFormat);
+    CHECK(nlohmann::json::parse(f.meta("config"))["kind"] == "bert");
+  }
+  const auto enc = mt::load_bert_encoder(out);
+  const auto& bert = dynamic_cast<const mt::BertEncoder&>(*enc);
+  REQUIRE(enc->dim() == 32);
+
+  const auto& sentences = expected()["sentences"];
+  const auto& rows = expected()["models"][model];
+  std::vector<std::string> text;
+  for (const auto& s : sentences) text.push_back(s.get<std::string>());
+  std::vector<std::string_view> views(text.begin(), text.end());
+  std::vector<float> vec(text.size() * enc->dim());
+  enc->encode(views, align::SentenceEncoder::Side::kSource, vec);
+
+  double worst = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    CAPTURE(model);
+    CAPTURE(text[i]);
+    CHECK(bert.token_ids(text[i]) == rows[i]["ids"].get<std::vector<int32_t>>());
+    const auto want = rows[i][pooling].get<std::vector<double>>();
+    for (size_t c = 0; c < want.size(); ++c) worst = std::max(worst, std::abs(vec[i * enc->dim() + c] - want[c]));
+  }
+  CHECK(worst <= 1e-4);
+  MESSAGE("bert parity " << model << " " << pooling << ": max-abs-diff " << worst);
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("bert parity: WordPiece model, cls and mean pooling match torch") {
+  check_model("wordpiece", "cls");
+  check_model("wordpiece", "mean");
+}
+
+TEST_CASE("bert parity: SentencePiece (XLM-R) model, cls and mean pooling match torch") {
+  check_model("spm", "cls");
+  check_model("spm", "mean");
+}
+
+TEST_CASE("bert encoder: a vector does not depend on the other sentences of the call") {
+  TmpDir d;
+  const std::string out = d.path("enc.safetensors");
+  mt::import_bert(embed_data("wordpiece"), "mean", out);
+  const auto enc = mt::load_bert_encoder(out);
+  const std::vector<std::string_view> one = {"hello world"}, three = {"the dog", "hello world", ""};
+  std::vector<float> a(enc->dim()), b(3 * enc->dim());
+  enc->encode(one, align::SentenceEncoder::Side::kTarget, a);
+  enc->encode(three, align::SentenceEncoder::Side::kSource, b);
+  CHECK(std::equal(a.begin(), a.end(), b.begin() + static_cast<long>(enc->dim())));
+  double norm = 0;
+  for (size_t c = 0; c < enc->dim(); ++c) norm += double(b[2 * enc->dim() + c]) * b[2 * enc->dim() + c];
+  CHECK(std::abs(norm - 1) < 1e-5);  // the empty sentence: [CLS] [SEP], normalised as any other
+}
