@@ -1,0 +1,59 @@
+// The tables of a lexical encoder (align/lexical_encoder.h) and the bag
+// arithmetic that training and encoding share, so a training sentence is
+// weighted exactly as it will be encoded.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "align/lexical_encoder.h"
+
+namespace align {
+
+struct LexicalLang {
+  std::vector<uint64_t> offsets{0};  // word w is bytes[offsets[w], offsets[w+1]); word 0 is ""
+  std::vector<uint8_t> bytes;
+  std::vector<float> idf;            // [V]
+  std::vector<float> proj;           // [V, lsa_dim]
+  std::vector<float> mean;           // [lsa_dim]
+  std::vector<float> post;           // [lsa_dim, lsa_dim], row-major: z' = (z - mean) · post
+  uint32_t size() const { return static_cast<uint32_t>(idf.size()); }
+  std::string_view word(uint32_t id) const {
+    return {reinterpret_cast<const char*>(bytes.data()) + offsets[id], static_cast<size_t>(offsets[id + 1] - offsets[id])};
+  }
+  uint32_t find(std::string_view w) const;  // UINT32_MAX when absent (and for "")
+};
+
+struct LexicalCsr {
+  std::vector<uint64_t> indptr{0};
+  std::vector<uint32_t> indices;
+  std::vector<float> values;
+};
+
+struct LexicalEncoder::Tables {
+  LexicalLang src, trg;
+  LexicalCsr fwd, rev;  // fwd rows: source ids -> t(trg | src); rev the other way
+  TokenizerOptions tokenizer;
+  int buckets = 0, lsa_dim = 0, char_buckets = 0;
+  float bags_weight = 1, lsa_weight = 0, char_weight = 0;
+  uint64_t seed = 1;
+};
+
+// A sparse vector as (id, weight), ids increasing.
+using SparseBag = std::vector<std::pair<uint32_t, float>>;
+
+// Sublinear tf × idf of the vocabulary ids of a sentence's tokens
+// (UINT32_MAX entries are left out), L2-normalised; empty when none is known.
+SparseBag own_bag(std::vector<uint32_t> ids, const std::vector<float>& idf);
+
+// The expected bag in the other language: Σ_w x_w t(·|w), L2-normalised.
+SparseBag translated_bag(const SparseBag& own, const LexicalCsr& table);
+
+// Divides `v` by its L2 norm (a zero vector stays zero).
+void l2_normalise(std::span<float> v);
+
+}  // namespace align

@@ -1,0 +1,171 @@
+// The lexical sentence encoder (align/lexical_encoder.h).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "align/encoder.h"
+#include "align/lexical_encoder.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/safetensors.h"
+#include "support/tmpdir.h"
+
+using namespace align;
+
+namespace {
+
+const std::string kSample = std::string(PARACORP_SAMPLES) + "/bitext/en-de.tsv";
+
+std::vector<TextPair> sample_pairs(size_t n) {
+  std::ifstream f(kSample);
+  std::string line;
+  std::getline(f, line);  // header
+  std::vector<TextPair> v;
+  while (v.size() < n && std::getline(f, line)) {
+    const size_t tab = line.find('\t');
+    v.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return v;
+}
+
+LexicalOptions small_options() {
+  LexicalOptions o;
+  o.buckets = 128;
+  o.lsa_dim = 32;
+  o.char_buckets = 64;
+  return o;
+}
+
+std::vector<float> encode_all(const SentenceEncoder& e, const std::vector<std::string>& s, SentenceEncoder::Side side) {
+  std::vector<std::string_view> views(s.begin(), s.end());
+  std::vector<float> out(views.size() * e.dim());
+  e.encode(views, side, out);
+  return out;
+}
+
+// Share of sources whose nearest target (dot product) is their own translation.
+double p_at_1(const std::vector<float>& a, const std::vector<float>& b, size_t n, size_t d) {
+  size_t hits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t best = 0;
+    double best_s = -2;
+    for (size_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (size_t k = 0; k < d; ++k) s += static_cast<double>(a[i * d + k]) * b[j * d + k];
+      if (s > best_s) {
+        best_s = s;
+        best = j;
+      }
+    }
+    hits += best == i;
+  }
+  return static_cast<double>(hits) / static_cast<double>(n);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const corpus::Error& e) {
+    return e.format("t");
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("lexical encoder: unit vectors that find their translations among the training pairs") {
+  const auto pairs = sample_pairs(1500);
+  LexicalTrainStats st;
+  const auto e = LexicalEncoder::train(pairs, small_options(), &st);
+  CHECK(st.pairs == 1500);
+  CHECK(e->dim() == 2 * 128 + 32 + 64);
+  std::vector<std::string> src, trg;
+  for (size_t i = 0; i < 300; ++i) {
+    src.push_back(pairs[i].first);
+    trg.push_back(pairs[i].second);
+  }
+  const auto a = encode_all(*e, src, SentenceEncoder::Side::kSource);
+  const auto b = encode_all(*e, trg, SentenceEncoder::Side::kTarget);
+  for (size_t i = 0; i < src.size(); ++i) {
+    double n = 0;
+    for (size_t k = 0; k < e->dim(); ++k) n += static_cast<double>(a[i * e->dim() + k]) * a[i * e->dim() + k];
+    REQUIRE(std::abs(n - 1) < 1e-5);
+  }
+  const double p = p_at_1(a, b, src.size(), e->dim());
+  MESSAGE("P@1 on 300 training pairs: " << p);
+  CHECK(p > 0.8);
+}
+
+TEST_CASE("lexical encoder: the empty sentence is the zero vector, and invalid UTF-8 is an error") {
+  const auto e = LexicalEncoder::train(sample_pairs(300), small_options());
+  const auto v = encode_all(*e, {"", "   ", "Datei"}, SentenceEncoder::Side::kSource);
+  for (size_t k = 0; k < 2 * e->dim(); ++k) REQUIRE(v[k] == 0.0f);
+  double n = 0;
+  for (size_t k = 2 * e->dim(); k < 3 * e->dim(); ++k) n += static_cast<double>(v[k]) * v[k];
+  CHECK(std::abs(n - 1) < 1e-5);
+  const std::string msg = error_of([&] { encode_all(*e, {"ok", "bad \xff byte"}, SentenceEncoder::Side::kSource); });
+  CHECK(msg.find("invalid UTF-8 at byte 4 of sentence 1") != std::string::npos);
+}
+
+TEST_CASE("lexical encoder: a row does not depend on its batch, and a saved model encodes the same") {
+  TmpDir d;
+  const auto pairs = sample_pairs(400);
+  const auto e = LexicalEncoder::train(pairs, small_options());
+  e->save(d.path("m.safetensors"));
+  CHECK(encoder_kind(d.path("m.safetensors")) == "lexical");
+  const auto l = LexicalEncoder::load(d.path("m.safetensors"));
+  CHECK(l->dim() == e->dim());
+  CHECK(l->describe() == e->describe());
+  std::vector<std::string> s;
+  for (size_t i = 0; i < 50; ++i) s.push_back(pairs[i].second + " unseenword" + std::to_string(i));
+  const auto all = encode_all(*e, s, SentenceEncoder::Side::kTarget);
+  CHECK(encode_all(*l, s, SentenceEncoder::Side::kTarget) == all);
+  for (size_t i = 0; i < s.size(); i += 7) {
+    const auto one = encode_all(*e, {s[i]}, SentenceEncoder::Side::kTarget);
+    REQUIRE(std::equal(one.begin(), one.end(), all.begin() + static_cast<long>(i * e->dim())));
+  }
+  // Training is deterministic: the same pairs and options give the same file.
+  LexicalEncoder::train(pairs, small_options())->save(d.path("m2.safetensors"));
+  CHECK(raw_bytes(d.path("m.safetensors")) == raw_bytes(d.path("m2.safetensors")));
+}
+
+TEST_CASE("lexical encoder: every post-processing switch trains, and changes the LSA block") {
+  const auto pairs = sample_pairs(400);
+  std::vector<std::vector<float>> seen;
+  for (int mask = 0; mask < 16; ++mask) {
+    LexicalOptions o = small_options();
+    o.post = {(mask & 1) != 0, (mask & 2) ? 2 : 0, (mask & 4) != 0, (mask & 8) != 0};
+    const auto e = LexicalEncoder::train(pairs, o);
+    const auto v = encode_all(*e, {pairs[0].first, pairs[1].first}, SentenceEncoder::Side::kSource);
+    for (float x : v) REQUIRE(std::isfinite(x));
+    for (const auto& w : seen) CHECK(w != v);
+    seen.push_back(v);
+  }
+}
+
+TEST_CASE("lexical encoder: a model of another kind is refused with the file named") {
+  TmpDir d;
+  corpus::safetensors::Writer w;
+  w.metadata("format", "paracorp.encoder");
+  w.metadata("version", "1");
+  w.metadata("config", "{\"kind\":\"bert\"}");
+  const std::vector<float> x{1};
+  w.add<float>("x", x);
+  w.write(d.path("bert.safetensors"));
+  std::string msg = error_of([&] { LexicalEncoder::load(d.path("bert.safetensors")); });
+  CHECK(msg.find("bert.safetensors") != std::string::npos);
+  CHECK(msg.find("a \"bert\" sentence encoder, not a lexical one") != std::string::npos);
+  corpus::safetensors::Writer i;
+  i.metadata("format", "paracorp.ibm1");
+  i.add<float>("x", x);
+  i.write(d.path("ibm1.safetensors"));
+  msg = error_of([&] { LexicalEncoder::load(d.path("ibm1.safetensors")); });
+  CHECK(msg.find("ibm1.safetensors: a \"paracorp.ibm1\" model, not a paracorp.encoder model") != std::string::npos);
+  CHECK_THROWS_AS(LexicalEncoder::train({{"a", ""}}, small_options()), corpus::Error);
+  LexicalOptions bad = small_options();
+  bad.post.remove_top = 32;
+  CHECK_THROWS_AS(LexicalEncoder::train(sample_pairs(10), bad), corpus::ConfigError);
+}
