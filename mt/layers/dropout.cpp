@@ -28,6 +28,8 @@ void dropout_backward(T* dy, int64_t n, float p, const std::vector<uint8_t>& mas
   for (int64_t i = 0; i < n; ++i) dy[i] = mask[i] ? dy[i] * scale : T(0);
 }
 
+uint64_t SeedSequence::next() { return corpus::mix64(seed ^ (corpus::kGoldenGamma * ++site)); }
+
 template void dropout_forward<float>(float*, int64_t, float, uint64_t, std::vector<uint8_t>&);
 template void dropout_forward<double>(double*, int64_t, float, uint64_t, std::vector<uint8_t>&);
 template void dropout_backward<float>(float*, int64_t, float, const std::vector<uint8_t>&);

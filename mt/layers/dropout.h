@@ -17,4 +17,12 @@ void dropout_forward(T* x, int64_t n, float p, uint64_t seed, std::vector<uint8_
 template <class T>
 void dropout_backward(T* dy, int64_t n, float p, const std::vector<uint8_t>& mask);
 
+// The seeds of one pass's masks, one per dropout site in the order the pass
+// reaches them: the same pass replays the same masks.
+struct SeedSequence {
+  uint64_t seed = 0;
+  uint64_t site = 0;
+  uint64_t next();
+};
+
 }  // namespace mt

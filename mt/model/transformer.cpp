@@ -4,11 +4,14 @@
 #include <cmath>
 #include <memory>
 
+#include <fmt/format.h>
+
+#include "libcorpus/core/error.h"
 #include "mt/layers/dropout.h"
-#include "libcorpus/core/hash_mix.h"
 #include "mt/layers/embedding.h"
 #include "mt/layers/layernorm.h"
 #include "mt/layers/linear.h"
+#include "mt/layers/residual.h"
 
 namespace mt {
 
@@ -109,24 +112,19 @@ Batch make_batch(const Config& cfg, const std::vector<const std::vector<int32_t>
   return b;
 }
 
-// One residual sublayer: post-norm out = LN(x + drop(f(x))), pre-norm
-// out = x + drop(f(LN(x))).
-template <class T>
-struct Block {
-  std::vector<T> x, n, f, s, out, mean, rstd;
-  std::vector<uint8_t> mask;
-};
-
 template <class T>
 struct Transformer<T>::Impl {
   std::vector<uint8_t> src_mask, trg_mask;  // embedding dropout
   std::vector<T> src_emb, trg_emb;          // embeddings after dropout [B*S,C], [B*U,C]
-  std::vector<Block<T>> enc_self, enc_ffn, dec_self, dec_cross, dec_ffn;
-  std::vector<AttnCache<T>> enc_attn, dec_self_attn, dec_cross_attn;
-  std::vector<FfnCache<T>> enc_ffn_cache, dec_ffn_cache;
+  std::vector<Residual<T>> enc_self, enc_ffn;
+  std::vector<AttnCache<T>> enc_attn;
+  std::vector<FfnCache<T>> enc_ffn_cache;
+  std::vector<DecoderLayerState<T>> dec;
   std::vector<T> enc_top, enc_out, enc_mean, enc_rstd;  // final norm input, encoder output
   std::vector<T> dec_top, dec_out, dec_mean, dec_rstd;
   std::vector<T> logits;  // [B*U, V]: logits, then probabilities, then their gradient
+  std::vector<int32_t> dec_pos;  // decoding: the positions of the rows run
+  std::vector<T> enc;            // decoding: the encoder output
 };
 
 namespace {
@@ -138,68 +136,19 @@ struct Ctx {
   T* g;
   int C;
   T eps;
-  float drop;
-  uint64_t seed;
-  uint64_t site = 0;
-  uint64_t next_seed() { return corpus::mix64(seed ^ (0x9e3779b97f4a7c15ULL * ++site)); }
+  ResidualSettings rs;
+  SeedSequence seeds;
+  uint64_t next_seed() { return seeds.next(); }
 };
 
 template <class T>
-const T* block_in(Ctx<T>& c, Block<T>& blk, const T* x, int N, NormOffsets ln) {
-  const int64_t n = static_cast<int64_t>(N) * c.C;
-  blk.x.assign(x, x + n);
-  blk.f.resize(n);
-  if (!c.cfg.pre_norm) return blk.x.data();
-  blk.n.resize(n);
-  blk.mean.resize(N);
-  blk.rstd.resize(N);
-  layernorm_forward<T>(blk.x.data(), c.p + ln.g, c.p + ln.b, blk.n.data(), blk.mean.data(), blk.rstd.data(), N, c.C,
-                       c.eps);
-  return blk.n.data();
+Ctx<T> make_ctx(const Config& cfg, const T* p, T* g, float dropout, uint64_t seed) {
+  return Ctx<T>{cfg, p, g, cfg.dim, T(cfg.ln_eps), ResidualSettings{cfg.pre_norm, cfg.ln_eps, dropout},
+                SeedSequence{seed, 0}};
 }
 
-template <class T>
-void block_out(Ctx<T>& c, Block<T>& blk, int N, NormOffsets ln) {
-  const int64_t n = static_cast<int64_t>(N) * c.C;
-  dropout_forward<T>(blk.f.data(), n, c.drop, c.next_seed(), blk.mask);
-  blk.out.resize(n);
-  if (c.cfg.pre_norm) {
-    for (int64_t i = 0; i < n; ++i) blk.out[i] = blk.x[i] + blk.f[i];
-    return;
-  }
-  blk.s.resize(n);
-  for (int64_t i = 0; i < n; ++i) blk.s[i] = blk.x[i] + blk.f[i];
-  blk.mean.resize(N);
-  blk.rstd.resize(N);
-  layernorm_forward<T>(blk.s.data(), c.p + ln.g, c.p + ln.b, blk.out.data(), blk.mean.data(), blk.rstd.data(), N,
-                       c.C, c.eps);
-}
-
-// From d(out): dx = the residual path, df = the sublayer's output gradient.
-template <class T>
-void block_out_back(Ctx<T>& c, Block<T>& blk, const T* dout, std::vector<T>& dx, std::vector<T>& df, int N,
-                    NormOffsets ln) {
-  const int64_t n = static_cast<int64_t>(N) * c.C;
-  if (c.cfg.pre_norm) {
-    dx.assign(dout, dout + n);
-  } else {
-    dx.assign(n, T(0));
-    layernorm_backward<T>(dout, blk.s.data(), c.p + ln.g, blk.mean.data(), blk.rstd.data(), dx.data(), c.g + ln.g,
-                          c.g + ln.b, N, c.C);
-  }
-  df = dx;
-  dropout_backward<T>(df.data(), n, c.drop, blk.mask);
-}
-
-// Adds d(sublayer input) to dx.
-template <class T>
-void block_in_back(Ctx<T>& c, Block<T>& blk, const std::vector<T>& dn, std::vector<T>& dx, int N, NormOffsets ln) {
-  if (c.cfg.pre_norm) {
-    layernorm_backward<T>(dn.data(), blk.x.data(), c.p + ln.g, blk.mean.data(), blk.rstd.data(), dx.data(),
-                          c.g + ln.g, c.g + ln.b, N, c.C);
-  } else {
-    for (size_t i = 0; i < dx.size(); ++i) dx[i] += dn[i];
-  }
+DecoderLayerSettings layer_settings(const Config& cfg, const ResidualSettings& rs) {
+  return DecoderLayerSettings{rs, cfg.dim, cfg.heads, cfg.ffn_dim, cfg.activation};
 }
 
 template <class T>
@@ -235,12 +184,7 @@ Transformer<T>::Transformer(const Config& cfg) : cfg_(cfg), impl_(std::make_shar
   impl_->enc_ffn.resize(cfg.enc_layers);
   impl_->enc_attn.resize(cfg.enc_layers);
   impl_->enc_ffn_cache.resize(cfg.enc_layers);
-  impl_->dec_self.resize(cfg.dec_layers);
-  impl_->dec_cross.resize(cfg.dec_layers);
-  impl_->dec_ffn.resize(cfg.dec_layers);
-  impl_->dec_self_attn.resize(cfg.dec_layers);
-  impl_->dec_cross_attn.resize(cfg.dec_layers);
-  impl_->dec_ffn_cache.resize(cfg.dec_layers);
+  impl_->dec.resize(cfg.dec_layers);
 }
 
 namespace {
@@ -251,20 +195,20 @@ const T* encoder_forward(Ctx<T>& c, typename Transformer<T>::Impl& m, const Mode
   m.src_emb.resize(static_cast<int64_t>(N) * C);
   embedding_forward<T>(b.src.data(), b.src_pos.data(), c.p + off.src_emb, m.src_emb.data(), N, C,
                        std::sqrt(T(C)));
-  dropout_forward<T>(m.src_emb.data(), static_cast<int64_t>(N) * C, c.drop, c.next_seed(), m.src_mask);
+  dropout_forward<T>(m.src_emb.data(), static_cast<int64_t>(N) * C, c.rs.dropout, c.next_seed(), m.src_mask);
   const T* h = m.src_emb.data();
   for (int l = 0; l < c.cfg.enc_layers; ++l) {
     const EncLayerOffsets& o = off.enc[l];
-    Block<T>& a = m.enc_self[l];
-    const T* in = block_in(c, a, h, N, o.self_ln);
+    Residual<T>& a = m.enc_self[l];
+    const T* in = a.begin(c.rs, h, c.p + o.self_ln.g, c.p + o.self_ln.b, N, C);
     attention_forward<T>(o.self.weights(c.p), in, in, a.f.data(), b.B, b.S, b.S, C, H, b.src_len.data(), false,
                          m.enc_attn[l]);
-    block_out(c, a, N, o.self_ln);
-    Block<T>& f = m.enc_ffn[l];
-    in = block_in(c, f, a.out.data(), N, o.ffn_ln);
+    a.end(c.rs, c.p + o.self_ln.g, c.p + o.self_ln.b, N, C, c.next_seed());
+    Residual<T>& f = m.enc_ffn[l];
+    in = f.begin(c.rs, a.out.data(), c.p + o.ffn_ln.g, c.p + o.ffn_ln.b, N, C);
     ffn_forward<T>(c.cfg.activation, in, c.p + o.ffn.w1, c.p + o.ffn.b1, c.p + o.ffn.w2, c.p + o.ffn.b2,
                    f.f.data(), N, C, c.cfg.ffn_dim, m.enc_ffn_cache[l]);
-    block_out(c, f, N, o.ffn_ln);
+    f.end(c.rs, c.p + o.ffn_ln.g, c.p + o.ffn_ln.b, N, C, c.next_seed());
     h = f.out.data();
   }
   return final_norm(c, h, N, off.enc_final, m.enc_top, m.enc_out, m.enc_mean, m.enc_rstd);
@@ -278,39 +222,102 @@ void encoder_backward(Ctx<T>& c, typename Transformer<T>::Impl& m, const ModelOf
   std::vector<T> dx, df, dn(static_cast<int64_t>(N) * C);
   for (int l = c.cfg.enc_layers - 1; l >= 0; --l) {
     const EncLayerOffsets& o = off.enc[l];
-    Block<T>& f = m.enc_ffn[l];
-    block_out_back(c, f, d.data(), dx, df, N, o.ffn_ln);
-    const T* in = c.cfg.pre_norm ? f.n.data() : f.x.data();
+    Residual<T>& f = m.enc_ffn[l];
+    f.end_backward(c.rs, d.data(), dx, df, c.p + o.ffn_ln.g, c.g + o.ffn_ln.g, c.g + o.ffn_ln.b, N, C);
     std::fill(dn.begin(), dn.end(), T(0));
-    ffn_backward<T>(c.cfg.activation, in, c.p + o.ffn.w1, c.p + o.ffn.w2, df.data(), dn.data(), c.g + o.ffn.w1,
-                    c.g + o.ffn.b1, c.g + o.ffn.w2, c.g + o.ffn.b2, N, C, c.cfg.ffn_dim, m.enc_ffn_cache[l]);
-    block_in_back(c, f, dn, dx, N, o.ffn_ln);
-    Block<T>& a = m.enc_self[l];
-    block_out_back(c, a, dx.data(), d, df, N, o.self_ln);
-    in = c.cfg.pre_norm ? a.n.data() : a.x.data();
+    ffn_backward<T>(c.cfg.activation, f.input(c.rs), c.p + o.ffn.w1, c.p + o.ffn.w2, df.data(), dn.data(),
+                    c.g + o.ffn.w1, c.g + o.ffn.b1, c.g + o.ffn.w2, c.g + o.ffn.b2, N, C, c.cfg.ffn_dim,
+                    m.enc_ffn_cache[l]);
+    f.begin_backward(c.rs, dn, dx, c.p + o.ffn_ln.g, c.g + o.ffn_ln.g, c.g + o.ffn_ln.b, N, C);
+    Residual<T>& a = m.enc_self[l];
+    a.end_backward(c.rs, dx.data(), d, df, c.p + o.self_ln.g, c.g + o.self_ln.g, c.g + o.self_ln.b, N, C);
+    const T* in = a.input(c.rs);
     std::fill(dn.begin(), dn.end(), T(0));
     attention_backward<T>(o.self.weights(c.p), o.self.grads(c.g), in, in, df.data(), dn.data(), dn.data(), b.B, b.S,
                           b.S, C, H, m.enc_attn[l]);
-    block_in_back(c, a, dn, d, N, o.self_ln);
+    a.begin_backward(c.rs, dn, d, c.p + o.self_ln.g, c.g + o.self_ln.g, c.g + o.self_ln.b, N, C);
   }
-  dropout_backward<T>(d.data(), static_cast<int64_t>(N) * C, c.drop, m.src_mask);
+  dropout_backward<T>(d.data(), static_cast<int64_t>(N) * C, c.rs.dropout, m.src_mask);
   embedding_backward<T>(b.src.data(), d.data(), c.g + off.src_emb, N, C, std::sqrt(T(C)));
+}
+
+// The decoder above the embeddings: every layer, the final norm (pre-norm)
+// and the output projection, for training (cache null) and decoding alike.
+template <class T>
+void decoder_forward(Ctx<T>& c, typename Transformer<T>::Impl& m, const ModelOffsets& off, const DecoderRows& r,
+                     const T* h, const T* enc, DecoderCache<T>* cache) {
+  const int N = r.B * r.Tq, V = c.cfg.trg_vocab;
+  const DecoderLayerSettings ls = layer_settings(c.cfg, c.rs);
+  for (int l = 0; l < c.cfg.dec_layers; ++l)
+    h = decoder_layer_forward<T>(off.dec[l].weights(c.p), ls, r, h, enc, cache ? &cache->layers[l] : nullptr,
+                                 m.dec[l], c.seeds);
+  const T* top = final_norm(c, h, N, off.dec_final, m.dec_top, m.dec_out, m.dec_mean, m.dec_rstd);
+  m.logits.resize(static_cast<int64_t>(N) * V);
+  linear_forward<T>(top, c.p + off.out_w, c.p + off.out_b, m.logits.data(), N, V, c.C);
 }
 
 }  // namespace
 
 template <class T>
 void Transformer<T>::encode(const T* params, const Batch& batch, std::vector<T>& enc) {
-  Ctx<T> c{cfg_, params, nullptr, cfg_.dim, T(cfg_.ln_eps), 0.0f, 0};
+  Ctx<T> c = make_ctx<T>(cfg_, params, nullptr, 0.0f, 0);
   const T* e = encoder_forward<T>(c, *impl_, off_, batch);
   enc.assign(e, e + static_cast<int64_t>(batch.B) * batch.S * cfg_.dim);
 }
 
 template <class T>
+void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
+  for (LayerKv<T>& kv : layers) {
+    const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
+    const int64_t n = static_cast<int64_t>(length) * C;
+    for (std::vector<T>* buf : {&kv.self_k, &kv.self_v}) {
+      std::vector<T> old(*buf);
+      for (int j = 0; j < B; ++j)
+        if (rows[j] != j)
+          std::copy_n(old.data() + static_cast<int64_t>(rows[j]) * capacity * C, n,
+                      buf->data() + static_cast<int64_t>(j) * capacity * C);
+    }
+  }
+}
+
+template <class T>
+void Transformer<T>::start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache) {
+  encode(params, batch, impl_->enc);
+  cache.B = batch.B;
+  cache.S = batch.S;
+  cache.capacity = capacity;
+  cache.src_len = batch.src_len;
+  cache.layers.resize(cfg_.dec_layers);
+  const DecoderLayerSettings ls = layer_settings(cfg_, ResidualSettings{cfg_.pre_norm, cfg_.ln_eps, 0.0f});
+  for (int l = 0; l < cfg_.dec_layers; ++l)
+    decoder_layer_start<T>(off_.dec[l].weights(params), ls, impl_->enc.data(), batch.B, batch.S, capacity,
+                           cache.layers[l]);
+}
+
+template <class T>
+void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
+                            std::vector<T>& logits) {
+  if (t0 < 0 || Tq < 1 || t0 + Tq > cache.capacity)
+    throw corpus::Error(fmt::format("decoder positions {}..{} outside the cache of {}", t0, t0 + Tq - 1,
+                                    cache.capacity));
+  Impl& m = *impl_;
+  Ctx<T> c = make_ctx<T>(cfg_, params, nullptr, 0.0f, 0);
+  const int N = cache.B * Tq, C = cfg_.dim;
+  m.dec_pos.resize(N);
+  for (int b = 0; b < cache.B; ++b)
+    for (int i = 0; i < Tq; ++i) m.dec_pos[static_cast<size_t>(b) * Tq + i] = t0 + i;
+  m.trg_emb.resize(static_cast<int64_t>(N) * C);
+  embedding_forward<T>(tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N, C, std::sqrt(T(C)));
+  DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0};
+  decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
+  logits.assign(m.logits.begin(), m.logits.end());
+}
+
+template <class T>
 XentResult Transformer<T>::pass(const T* params, T* grads, const Batch& b, const PassOptions& opt) {
   Impl& m = *impl_;
-  Ctx<T> c{cfg_, params, grads, cfg_.dim, T(cfg_.ln_eps), opt.dropout, opt.seed};
-  const int C = cfg_.dim, H = cfg_.heads, V = cfg_.trg_vocab;
+  Ctx<T> c = make_ctx<T>(cfg_, params, grads, opt.dropout, opt.seed);
+  const int C = cfg_.dim, V = cfg_.trg_vocab;
   const int Ns = b.B * b.S, N = b.B * b.U;
   const T* enc = encoder_forward<T>(c, m, off_, b);
 
@@ -318,32 +325,12 @@ XentResult Transformer<T>::pass(const T* params, T* grads, const Batch& b, const
   embedding_forward<T>(b.trg_in.data(), b.trg_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N, C,
                        std::sqrt(T(C)));
   dropout_forward<T>(m.trg_emb.data(), static_cast<int64_t>(N) * C, opt.dropout, c.next_seed(), m.trg_mask);
-  const T* h = m.trg_emb.data();
-  for (int l = 0; l < cfg_.dec_layers; ++l) {
-    const DecLayerOffsets& o = off_.dec[l];
-    Block<T>& s = m.dec_self[l];
-    const T* in = block_in(c, s, h, N, o.self_ln);
-    attention_forward<T>(o.self.weights(params), in, in, s.f.data(), b.B, b.U, b.U, C, H, b.trg_len.data(), true,
-                         m.dec_self_attn[l]);
-    block_out(c, s, N, o.self_ln);
-    Block<T>& x = m.dec_cross[l];
-    in = block_in(c, x, s.out.data(), N, o.cross_ln);
-    attention_forward<T>(o.cross.weights(params), in, enc, x.f.data(), b.B, b.U, b.S, C, H, b.src_len.data(), false,
-                         m.dec_cross_attn[l]);
-    block_out(c, x, N, o.cross_ln);
-    Block<T>& f = m.dec_ffn[l];
-    in = block_in(c, f, x.out.data(), N, o.ffn_ln);
-    ffn_forward<T>(cfg_.activation, in, params + o.ffn.w1, params + o.ffn.b1, params + o.ffn.w2, params + o.ffn.b2,
-                   f.f.data(), N, C, cfg_.ffn_dim, m.dec_ffn_cache[l]);
-    block_out(c, f, N, o.ffn_ln);
-    h = f.out.data();
-  }
-  const T* top = final_norm(c, h, N, off_.dec_final, m.dec_top, m.dec_out, m.dec_mean, m.dec_rstd);
-  m.logits.resize(static_cast<int64_t>(N) * V);
-  linear_forward<T>(top, params + off_.out_w, params + off_.out_b, m.logits.data(), N, V, C);
+  const DecoderRows r{b.B, b.U, b.S, b.src_len.data(), b.trg_len.data(), 0};
+  decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), enc, nullptr);
+  const T* top = cfg_.pre_norm ? m.dec_out.data() : m.dec_top.data();
   if (opt.keep_logits) logits_copy_ = m.logits;
-  XentResult r = softmax_xent_forward<T>(m.logits.data(), b.trg_out.data(), N, V, T(opt.label_smoothing));
-  if (!grads) return r;
+  XentResult res = softmax_xent_forward<T>(m.logits.data(), b.trg_out.data(), N, V, T(opt.label_smoothing));
+  if (!grads) return res;
 
   // Backward, in reverse.
   softmax_xent_backward<T>(m.logits.data(), b.trg_out.data(), N, V, T(opt.label_smoothing), T(opt.loss_scale));
@@ -351,38 +338,19 @@ XentResult Transformer<T>::pass(const T* params, T* grads, const Batch& b, const
   linear_backward<T>(top, params + off_.out_w, m.logits.data(), d.data(), grads + off_.out_w, grads + off_.out_b, N, V,
                      C, false);
   final_norm_back(c, d, N, off_.dec_final, m.dec_top, m.dec_mean, m.dec_rstd);
-  std::vector<T> denc(static_cast<int64_t>(Ns) * C, T(0)), dx, df, dn(static_cast<int64_t>(N) * C);
-  for (int l = cfg_.dec_layers - 1; l >= 0; --l) {
-    const DecLayerOffsets& o = off_.dec[l];
-    Block<T>& f = m.dec_ffn[l];
-    block_out_back(c, f, d.data(), dx, df, N, o.ffn_ln);
-    const T* in = cfg_.pre_norm ? f.n.data() : f.x.data();
-    std::fill(dn.begin(), dn.end(), T(0));
-    ffn_backward<T>(cfg_.activation, in, params + o.ffn.w1, params + o.ffn.w2, df.data(), dn.data(), grads + o.ffn.w1,
-                    grads + o.ffn.b1, grads + o.ffn.w2, grads + o.ffn.b2, N, C, cfg_.ffn_dim, m.dec_ffn_cache[l]);
-    block_in_back(c, f, dn, dx, N, o.ffn_ln);
-    Block<T>& x = m.dec_cross[l];
-    block_out_back(c, x, dx.data(), d, df, N, o.cross_ln);
-    in = cfg_.pre_norm ? x.n.data() : x.x.data();
-    std::fill(dn.begin(), dn.end(), T(0));
-    attention_backward<T>(o.cross.weights(params), o.cross.grads(grads), in, enc, df.data(), dn.data(), denc.data(),
-                          b.B, b.U, b.S, C, H, m.dec_cross_attn[l]);
-    block_in_back(c, x, dn, d, N, o.cross_ln);
-    Block<T>& s = m.dec_self[l];
-    block_out_back(c, s, d.data(), dx, df, N, o.self_ln);
-    in = cfg_.pre_norm ? s.n.data() : s.x.data();
-    std::fill(dn.begin(), dn.end(), T(0));
-    attention_backward<T>(o.self.weights(params), o.self.grads(grads), in, in, df.data(), dn.data(), dn.data(), b.B,
-                          b.U, b.U, C, H, m.dec_self_attn[l]);
-    block_in_back(c, s, dn, dx, N, o.self_ln);
-    d.swap(dx);
-  }
+  std::vector<T> denc(static_cast<int64_t>(Ns) * C, T(0));
+  const DecoderLayerSettings ls = layer_settings(cfg_, c.rs);
+  for (int l = cfg_.dec_layers - 1; l >= 0; --l)
+    decoder_layer_backward<T>(off_.dec[l].weights(params), off_.dec[l].grads(grads), ls, r, enc, m.dec[l], d,
+                              denc.data());
   dropout_backward<T>(d.data(), static_cast<int64_t>(N) * C, opt.dropout, m.trg_mask);
   embedding_backward<T>(b.trg_in.data(), d.data(), grads + off_.trg_emb, N, C, std::sqrt(T(C)));
   encoder_backward<T>(c, m, off_, b, denc);
-  return r;
+  return res;
 }
 
+template struct DecoderCache<float>;
+template struct DecoderCache<double>;
 template class Transformer<float>;
 template class Transformer<double>;
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mt/layers/attention.h"
+#include "mt/layers/decoder_layer.h"
 #include "mt/layers/ffn.h"
 #include "mt/layers/loss.h"
 #include "mt/model/config.h"
@@ -45,6 +46,16 @@ struct DecLayerOffsets {
   NormOffsets self_ln, cross_ln;
   FfnOffsets ffn;
   NormOffsets ffn_ln;
+  template <class T>
+  DecoderLayerWeights<T> weights(const T* p) const {
+    return {self.weights(p), cross.weights(p), p + self_ln.g, p + self_ln.b, p + cross_ln.g, p + cross_ln.b,
+            p + ffn_ln.g,    p + ffn_ln.b,     p + ffn.w1,    p + ffn.b1,    p + ffn.w2,     p + ffn.b2};
+  }
+  template <class T>
+  DecoderLayerGrads<T> grads(T* g) const {
+    return {self.grads(g), cross.grads(g), g + self_ln.g, g + self_ln.b, g + cross_ln.g, g + cross_ln.b,
+            g + ffn_ln.g,  g + ffn_ln.b,   g + ffn.w1,    g + ffn.b1,    g + ffn.w2,     g + ffn.b2};
+  }
 };
 struct ModelOffsets {
   int64_t src_emb, trg_emb, out_w, out_b;  // trg_emb == src_emb when shared; out_w == trg_emb when tied
@@ -79,6 +90,22 @@ struct PassOptions {
   bool keep_logits = false;     // copy the logits before the softmax (tests)
 };
 
+// The decoder's state while a batch of B sequences is decoded: every
+// layer's cross-attention keys and values of the source, and the
+// self-attention keys and values of the target positions run so far (room
+// for `capacity` per sequence). Running positions from t0 again overwrites
+// theirs, so a decoder may go back to any t0 (Jacobi, lookahead).
+template <class T>
+struct DecoderCache {
+  int B = 0, S = 0, capacity = 0;
+  std::vector<int32_t> src_len;  // [B]
+  std::vector<LayerKv<T>> layers;
+  // Makes sequence j a copy of sequence rows[j]'s first `length` positions
+  // (beam search). The cross-attention rows are not moved: rows[j] must
+  // translate the same source as j.
+  void select(const std::vector<int>& rows, int length);
+};
+
 template <class T>
 class Transformer {
  public:
@@ -94,6 +121,16 @@ class Transformer {
 
   // The encoder alone (inference): enc [B*S, C].
   void encode(const T* params, const Batch& batch, std::vector<T>& enc);
+
+  // Decoding: encodes the batch's sources and prepares `cache` for
+  // `capacity` target positions per sequence.
+  void start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache);
+  // Runs positions t0 .. t0+Tq-1 of every sequence (tokens [B*Tq], row
+  // b*Tq + i; position 0 holds BOS) through the decoder, given the cached
+  // positions before t0, and stores theirs: logits [B*Tq, V]. The same
+  // layers as pass(), so the logits equal the training forward's.
+  void decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
+              std::vector<T>& logits);
 
   struct Impl;
 

@@ -1,0 +1,131 @@
+#include "mt/layers/decoder_layer.h"
+
+#include <algorithm>
+
+#include "mt/layers/linear.h"
+
+namespace mt {
+
+namespace {
+
+// Copies the new rows' keys or values [B*Tq, C] to rows b*capacity + t0 + i.
+template <class T>
+void store_rows(const T* rows, T* cache, const DecoderRows& r, int capacity, int C) {
+  for (int b = 0; b < r.B; ++b)
+    std::copy_n(rows + static_cast<int64_t>(b) * r.Tq * C, static_cast<int64_t>(r.Tq) * C,
+                cache + (static_cast<int64_t>(b) * capacity + r.t0) * C);
+}
+
+template <class T>
+void cached_self_attention(const AttnWeights<T>& w, const T* in, T* y, const DecoderRows& r, int C, int H,
+                           LayerKv<T>& kv, AttnCache<T>& sc) {
+  const int N = r.B * r.Tq;
+  const int64_t n = static_cast<int64_t>(N) * C;
+  sc.q.resize(n), sc.k.resize(n), sc.ctx.resize(n);
+  linear_forward<T>(in, w.wq, w.bq, sc.q.data(), N, C, C);
+  linear_forward<T>(in, w.wk, w.bk, sc.k.data(), N, C, C);
+  store_rows(sc.k.data(), kv.self_k.data(), r, kv.capacity, C);
+  linear_forward<T>(in, w.wv, w.bv, sc.k.data(), N, C, C);
+  store_rows(sc.k.data(), kv.self_v.data(), r, kv.capacity, C);
+  attention_core<T>(sc.q.data(), kv.self_k.data(), kv.self_v.data(), sc.ctx.data(), nullptr, r.B, r.Tq, r.t0 + r.Tq,
+                    r.Tq, kv.capacity, C, H, nullptr, true, r.t0);
+  linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
+}
+
+template <class T>
+void cached_cross_attention(const AttnWeights<T>& w, const T* in, T* y, const DecoderRows& r, int C, int H,
+                            LayerKv<T>& kv, AttnCache<T>& sc) {
+  const int N = r.B * r.Tq;
+  const int64_t n = static_cast<int64_t>(N) * C;
+  sc.q.resize(n), sc.ctx.resize(n);
+  linear_forward<T>(in, w.wq, w.bq, sc.q.data(), N, C, C);
+  attention_core<T>(sc.q.data(), kv.cross_k.data(), kv.cross_v.data(), sc.ctx.data(), nullptr, r.B, r.Tq, r.S, r.Tq,
+                    r.S, C, H, r.src_len, false, 0);
+  linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
+}
+
+}  // namespace
+
+template <class T>
+void decoder_layer_start(const DecoderLayerWeights<T>& w, const DecoderLayerSettings& s, const T* enc, int B, int S,
+                         int capacity, LayerKv<T>& kv) {
+  const int C = s.C;
+  const int64_t n = static_cast<int64_t>(B) * S * C;
+  kv.capacity = capacity;
+  kv.cross_k.resize(n);
+  kv.cross_v.resize(n);
+  linear_forward<T>(enc, w.cross.wk, w.cross.bk, kv.cross_k.data(), B * S, C, C);
+  linear_forward<T>(enc, w.cross.wv, w.cross.bv, kv.cross_v.data(), B * S, C, C);
+  kv.self_k.assign(static_cast<size_t>(B) * capacity * C, T(0));
+  kv.self_v.assign(static_cast<size_t>(B) * capacity * C, T(0));
+}
+
+template <class T>
+const T* decoder_layer_forward(const DecoderLayerWeights<T>& w, const DecoderLayerSettings& s, const DecoderRows& r,
+                               const T* x, const T* enc, LayerKv<T>* kv, DecoderLayerState<T>& st,
+                               SeedSequence& seeds) {
+  const int N = r.B * r.Tq, C = s.C, H = s.H;
+  const ResidualSettings& rs = s.residual;
+
+  const T* in = st.self.begin(rs, x, w.self_g, w.self_b, N, C);
+  if (kv)
+    cached_self_attention(w.self, in, st.self.f.data(), r, C, H, *kv, st.self_attn);
+  else
+    attention_forward<T>(w.self, in, in, st.self.f.data(), r.B, r.Tq, r.Tq, C, H, r.trg_len, true, st.self_attn);
+  st.self.end(rs, w.self_g, w.self_b, N, C, seeds.next());
+
+  in = st.cross.begin(rs, st.self.out.data(), w.cross_g, w.cross_b, N, C);
+  if (kv)
+    cached_cross_attention(w.cross, in, st.cross.f.data(), r, C, H, *kv, st.cross_attn);
+  else
+    attention_forward<T>(w.cross, in, enc, st.cross.f.data(), r.B, r.Tq, r.S, C, H, r.src_len, false, st.cross_attn);
+  st.cross.end(rs, w.cross_g, w.cross_b, N, C, seeds.next());
+
+  in = st.ffn.begin(rs, st.cross.out.data(), w.ffn_g, w.ffn_b, N, C);
+  ffn_forward<T>(s.activation, in, w.w1, w.b1, w.w2, w.b2, st.ffn.f.data(), N, C, s.F, st.ffn_cache);
+  st.ffn.end(rs, w.ffn_g, w.ffn_b, N, C, seeds.next());
+  return st.ffn.out.data();
+}
+
+template <class T>
+void decoder_layer_backward(const DecoderLayerWeights<T>& w, const DecoderLayerGrads<T>& g,
+                            const DecoderLayerSettings& s, const DecoderRows& r, const T* enc,
+                            DecoderLayerState<T>& st, std::vector<T>& d, T* denc) {
+  const int N = r.B * r.Tq, C = s.C, H = s.H;
+  const ResidualSettings& rs = s.residual;
+  std::vector<T> dx, df, dn(static_cast<int64_t>(N) * C);
+
+  st.ffn.end_backward(rs, d.data(), dx, df, w.ffn_g, g.ffn_g, g.ffn_b, N, C);
+  std::fill(dn.begin(), dn.end(), T(0));
+  ffn_backward<T>(s.activation, st.ffn.input(rs), w.w1, w.w2, df.data(), dn.data(), g.w1, g.b1, g.w2, g.b2, N, C,
+                  s.F, st.ffn_cache);
+  st.ffn.begin_backward(rs, dn, dx, w.ffn_g, g.ffn_g, g.ffn_b, N, C);
+
+  st.cross.end_backward(rs, dx.data(), d, df, w.cross_g, g.cross_g, g.cross_b, N, C);
+  std::fill(dn.begin(), dn.end(), T(0));
+  attention_backward<T>(w.cross, g.cross, st.cross.input(rs), enc, df.data(), dn.data(), denc, r.B, r.Tq, r.S, C, H,
+                        st.cross_attn);
+  st.cross.begin_backward(rs, dn, d, w.cross_g, g.cross_g, g.cross_b, N, C);
+
+  st.self.end_backward(rs, d.data(), dx, df, w.self_g, g.self_g, g.self_b, N, C);
+  const T* in = st.self.input(rs);
+  std::fill(dn.begin(), dn.end(), T(0));
+  attention_backward<T>(w.self, g.self, in, in, df.data(), dn.data(), dn.data(), r.B, r.Tq, r.Tq, C, H,
+                        st.self_attn);
+  st.self.begin_backward(rs, dn, dx, w.self_g, g.self_g, g.self_b, N, C);
+  d.swap(dx);
+}
+
+#define MT_DEC_LAYER_INST(T)                                                                                        \
+  template void decoder_layer_start<T>(const DecoderLayerWeights<T>&, const DecoderLayerSettings&, const T*, int,   \
+                                       int, int, LayerKv<T>&);                                                      \
+  template const T* decoder_layer_forward<T>(const DecoderLayerWeights<T>&, const DecoderLayerSettings&,            \
+                                             const DecoderRows&, const T*, const T*, LayerKv<T>*,                   \
+                                             DecoderLayerState<T>&, SeedSequence&);                                 \
+  template void decoder_layer_backward<T>(const DecoderLayerWeights<T>&, const DecoderLayerGrads<T>&,               \
+                                          const DecoderLayerSettings&, const DecoderRows&, const T*,                \
+                                          DecoderLayerState<T>&, std::vector<T>&, T*);
+MT_DEC_LAYER_INST(float)
+MT_DEC_LAYER_INST(double)
+
+}  // namespace mt
