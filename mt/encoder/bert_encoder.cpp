@@ -33,6 +33,15 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
                         "load it with the loader of its kind")
         .at(path);
   cfg_ = bert_config_from_json(j, path);
+  max_tokens_ = cfg_.max_tokens();
+  if (j.contains("max_seq_length")) {
+    const auto& m = j["max_seq_length"];
+    if (!m.is_number_integer() || m.get<int64_t>() < 2 || m.get<int64_t>() > max_tokens_)
+      throw corpus::Error("config \"max_seq_length\" is " + corpus::quote(m.dump()) + ", not 2 .. " +
+                          std::to_string(max_tokens_))
+          .at(path);
+    max_tokens_ = m.get<int>();
+  }
   if (!j.contains("pooling") || !j["pooling"].is_string())
     throw corpus::Error("the encoder config has no \"pooling\"").at(path);
   try {
@@ -65,6 +74,9 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
     pool_w_ = get("pooler.dense.weight");
     pool_b_ = get("pooler.dense.bias");
   }
+  // encode() runs on several threads at once; OpenBLAS's own threads would
+  // only spin against them on these small products.
+  use_single_threaded_blas();
   for (int l = 0; l < cfg_.layers; ++l) {
     const std::string p = "encoder.layer." + std::to_string(l) + ".";
     Layer L{};
@@ -91,7 +103,7 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
 BertEncoder::~BertEncoder() = default;
 
 std::vector<int32_t> BertEncoder::token_ids(std::string_view text) const {
-  return tok_->encode(text, cfg_.max_tokens());
+  return tok_->encode(text, max_tokens_);
 }
 
 void BertEncoder::embed_ids(const std::vector<int32_t>& ids, float* out) const {

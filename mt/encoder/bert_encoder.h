@@ -10,8 +10,10 @@
 // pooling) -- and L2 normalisation. Each sentence runs alone, so a vector
 // does not depend on the other sentences of a call.
 //
-// An empty sentence is [CLS] [SEP] and gets that sequence's vector. Text past
-// max_position_embeddings tokens is cut (Hugging Face's truncation=True).
+// An empty sentence is [CLS] [SEP] and gets that sequence's vector. A
+// sentence is cut to the config's max_seq_length tokens (sentence-transformers'
+// setting, kept by the import), else to what the position table allows
+// (Hugging Face's truncation=True).
 #pragma once
 
 #include <cstdint>
@@ -61,6 +63,7 @@ class BertEncoder final : public align::SentenceEncoder {
   std::unique_ptr<corpus::safetensors::File> file_;
   BertConfig cfg_;
   BertPooling pooling_ = BertPooling::kCls;
+  int max_tokens_ = 0;  // the cut: max_seq_length, else what the position table allows
   std::unique_ptr<BertTokenizer> tok_;
   const float *word_ = nullptr, *pos_ = nullptr, *type_ = nullptr, *emb_ln_g_ = nullptr, *emb_ln_b_ = nullptr;
   const float *pool_w_ = nullptr, *pool_b_ = nullptr;

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -77,16 +79,11 @@ float half_to_float(uint16_t h) {
   return f;
 }
 
-// The weights as F32, whatever 16- or 32-bit float type the file holds.
+// 16-bit float weights widened to F32.
 std::vector<float> to_f32(const st::File& f, const std::string& name) {
   const st::TensorInfo& t = f.tensors().at(name);
   std::vector<float> out(t.elements());
   switch (t.dtype) {
-    case st::Dtype::kF32: {
-      auto v = f.get<float>(name);
-      std::copy(v.begin(), v.end(), out.begin());
-      break;
-    }
     case st::Dtype::kF16: {
       auto v = f.get<F16Bits>(name);
       for (size_t i = 0; i < v.size(); ++i) out[i] = half_to_float(v[i].v);
@@ -101,7 +98,7 @@ std::vector<float> to_f32(const st::File& f, const std::string& name) {
       break;
     }
     default:
-      throw corpus::Error(fmt::format("tensor {} is {}, not a float type", name, st::dtype_name(t.dtype)),
+      throw corpus::Error(fmt::format("tensor {} is {}, not F32, F16 or BF16", name, st::dtype_name(t.dtype)),
                           "give a model with F32, F16 or BF16 weights")
           .at(f.path());
   }
@@ -187,8 +184,10 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
         .at(weights_path);
 
   std::vector<BertTensor> names = bert_tensors(cfg, pooler);
-  std::vector<std::vector<float>> data;
-  data.reserve(names.size());
+  // F32 weights are written from the mapping as they are; 16-bit ones are
+  // widened into `widened` (a deque: its elements never move).
+  std::vector<std::span<const float>> data;
+  std::deque<std::vector<float>> widened;
   for (const BertTensor& t : names) {
     const std::string name = prefix + t.name;
     auto it = weights.tensors().find(name);
@@ -200,7 +199,12 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
                                       shape_text(it->second.shape), shape_text(t.shape)),
                           "config.json and model.safetensors do not match")
           .at(weights_path);
-    data.push_back(to_f32(weights, name));
+    if (it->second.dtype == st::Dtype::kF32) {
+      data.push_back(weights.get<float>(name));
+    } else {
+      widened.push_back(to_f32(weights, name));
+      data.push_back(widened.back());
+    }
   }
 
   const FoundTokenizer tok = find_tokenizer(dir);
@@ -215,6 +219,16 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
   const BertTokenizer kept(tok.spec, tok.bytes);
 
   nlohmann::json config = bert_config_to_json(cfg);
+  // sentence-transformers cuts sentences at its max_seq_length, often below
+  // the position table's length (LaBSE 256 of 512): keep the same cut.
+  if (const fs::path sbert = dir / "sentence_bert_config.json"; fs::exists(sbert)) {
+    const auto j = read_json(sbert.string());
+    if (j.contains("max_seq_length")) {
+      if (!j["max_seq_length"].is_number_integer() || j["max_seq_length"].get<int64_t>() < 2)
+        throw corpus::Error("\"max_seq_length\" is not an integer >= 2").at(sbert.string());
+      config["max_seq_length"] = std::min<int64_t>(j["max_seq_length"].get<int64_t>(), cfg.max_tokens());
+    }
+  }
   config["kind"] = "bert";
   config["pooling"] = bert_pooling_name(pooling);
   config["tokenizer"] = kept.spec();
@@ -223,7 +237,7 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
   w.metadata("version", kBertEncoderVersion);
   w.metadata("config", config.dump());
   for (size_t i = 0; i < names.size(); ++i)
-    w.add<float>(names[i].name, std::span<const float>(data[i]), names[i].shape);
+    w.add<float>(names[i].name, data[i], names[i].shape);
   w.add_bytes("tokenizer", tok.bytes);
   w.write(out_path);
   return BertEncoder(out_path).describe();

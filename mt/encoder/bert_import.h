@@ -6,7 +6,8 @@
 // "bert." / "roberta." prefix) and a tokenizer: vocab.txt (WordPiece, with
 // tokenizer_config.json's do_lower_case, strip_accents and
 // tokenize_chinese_chars when present) or sentencepiece.bpe.model (XLM-R's
-// ids). The output holds the F32 weights under Hugging Face's names, the
+// ids); sentence_bert_config.json's max_seq_length, when present, becomes
+// the encoder's cut. The output holds the F32 weights under Hugging Face's names, the
 // tokenizer's bytes as the U8 tensor "tokenizer", and __metadata__ format
 // "paracorp.encoder", version "1", config: the Hugging Face fields plus kind
 // "bert", pooling and the tokenizer's settings.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -94,4 +95,27 @@ TEST_CASE("bert encoder: a vector does not depend on the other sentences of the 
   double norm = 0;
   for (size_t c = 0; c < enc->dim(); ++c) norm += double(b[2 * enc->dim() + c]) * b[2 * enc->dim() + c];
   CHECK(std::abs(norm - 1) < 1e-5);  // the empty sentence: [CLS] [SEP], normalised as any other
+}
+
+TEST_CASE("bert import: sentence_bert_config.json's max_seq_length is the cut, [SEP] kept") {
+  TmpDir d;
+  const std::string m = d.path("wordpiece");
+  std::filesystem::copy(embed_data("wordpiece"), m, std::filesystem::copy_options::recursive);
+  std::ofstream(m + "/sentence_bert_config.json") << R"({"max_seq_length": 5, "do_lower_case": false})";
+  mt::import_bert(m, "cls", d.path("enc.safetensors"));
+  const mt::BertEncoder enc(d.path("enc.safetensors"));
+  const auto& row = expected()["models"]["wordpiece"][4];  // the quick brown fox ...
+  std::vector<int32_t> want = row["ids"].get<std::vector<int32_t>>();
+  REQUIRE(want.size() > 5);
+  const int32_t sep = want.back();
+  want.resize(4);
+  want.push_back(sep);
+  CHECK(enc.token_ids(expected()["sentences"][4].get<std::string>()) == want);
+  // Without the file the cut is the position table's 64.
+  mt::import_bert(embed_data("wordpiece"), "cls", d.path("full.safetensors"));
+  // [CLS] [UNK] b c [SEP]: a word over 100 characters is one [UNK].
+  CHECK(mt::BertEncoder(d.path("full.safetensors")).token_ids(std::string(300, 'a') + " b c").size() == 5);
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += "a ";
+  CHECK(mt::BertEncoder(d.path("full.safetensors")).token_ids(many).size() == 64);
 }
