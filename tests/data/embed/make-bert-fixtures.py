@@ -338,7 +338,9 @@ def main():
                             "-lsentencepiece_train", "-lsentencepiece"], check=True)
             with open(corpus, "w", encoding="utf-8") as f:
                 f.write("".join(s + "\n" for s in SPM_CORPUS))
-            subprocess.run([exe, corpus, model_path], check=True)
+            # A relative input name: the model records it, and a temporary
+            # folder's name would make every run's model differ.
+            subprocess.run([exe, "corpus.txt", model_path], check=True, cwd=tmp)
     with open(model_path, "rb") as f:
         pieces = spm_pieces(f.read())
     unk = next(i for i, p in enumerate(pieces) if p[2] == 2)
