@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -158,6 +159,89 @@ FoundTokenizer find_tokenizer(const fs::path& dir) {
   return t;
 }
 
+// The weights as the output takes them: F32 tensors point into the mapped
+// file, 16-bit ones are widened into `widened` (a deque: elements stay put).
+struct Weights {
+  std::vector<std::unique_ptr<st::File>> files;
+  std::vector<BertTensor> names;
+  std::vector<std::span<const float>> data;
+  std::deque<std::vector<float>> widened;
+
+  void add(const st::File& f, const std::string& stored, const BertTensor& t, const std::string& why) {
+    auto it = f.tensors().find(stored);
+    if (it == f.tensors().end()) throw corpus::Error("no tensor " + corpus::quote(stored), why).at(f.path());
+    if (it->second.shape != t.shape)
+      throw corpus::Error(fmt::format("tensor {} has shape {}, config.json says {}", stored,
+                                      shape_text(it->second.shape), shape_text(t.shape)),
+                          why)
+          .at(f.path());
+    if (it->second.dtype == st::Dtype::kF32) {
+      data.push_back(f.get<float>(stored));
+    } else {
+      widened.push_back(to_f32(f, stored));
+      data.push_back(widened.back());
+    }
+    names.push_back(t);
+  }
+};
+
+// sentence-transformers' Dense module after the pooling (LaBSE: CLS, then
+// Dense(768, 768, tanh), then Normalize) is the function of BERT's pooler
+// with weights of its own: with cls pooling its weights replace
+// pooler.dense's. Any other Dense (a change of dimension, mean pooling) is
+// refused rather than left out, since the vectors would not be the model's.
+bool dense_head(const fs::path& dir, const BertConfig& cfg, BertPooling pooling, Weights& w) {
+  const fs::path dense = dir / "2_Dense";
+  if (!fs::is_directory(dense)) return false;
+  const std::string cfg_path = (dense / "config.json").string();
+  const auto j = read_json(cfg_path);
+  const bool square = j.value("in_features", -1) == cfg.hidden && j.value("out_features", -1) == cfg.hidden &&
+                      j.value("bias", true) &&
+                      j.value("activation_function", std::string()) == "torch.nn.modules.activation.Tanh";
+  if (pooling != BertPooling::kCls || !square)
+    throw corpus::Error("the model's sentence-transformers Dense layer (2_Dense) is not a " +
+                            std::to_string(cfg.hidden) + "x" + std::to_string(cfg.hidden) +
+                            " tanh layer after cls pooling, which is all pc-embed import can apply",
+                        "import a model without the Dense module, or with --pooling cls if it is LaBSE's")
+        .at(cfg_path);
+  const std::string wpath = (dense / "model.safetensors").string();
+  if (!fs::exists(wpath))
+    throw corpus::Error("no model.safetensors in 2_Dense",
+                        "pytorch_model.bin is not read: save the model with safe_serialization=True")
+        .at(wpath);
+  w.files.push_back(std::make_unique<st::File>(wpath));
+  const uint64_t C = static_cast<uint64_t>(cfg.hidden);
+  w.add(*w.files.back(), "linear.weight", {"pooler.dense.weight", {C, C}}, "2_Dense/config.json does not match");
+  w.add(*w.files.back(), "linear.bias", {"pooler.dense.bias", {C}}, "2_Dense/config.json does not match");
+  return true;
+}
+
+// config.json's tensors from model.safetensors (and 2_Dense's, for the pooler).
+Weights read_weights(const fs::path& dir, const BertConfig& cfg, BertPooling pooling) {
+  const std::string path = (dir / "model.safetensors").string();
+  if (!fs::exists(path))
+    throw corpus::Error("no model.safetensors in the model folder",
+                        "pytorch_model.bin is not read: save the model with safe_serialization=True")
+        .at(path);
+  Weights w;
+  w.files.push_back(std::make_unique<st::File>(path));
+  const st::File& f = *w.files.front();
+  const std::string prefix = weight_prefix(f);
+  for (const BertTensor& t : bert_tensors(cfg, false))
+    w.add(f, prefix + t.name, t, "config.json and model.safetensors do not match");
+  if (pooling == BertPooling::kCls && !dense_head(dir, cfg, pooling, w)) {
+    if (!f.has(prefix + "pooler.dense.weight"))
+      throw corpus::Error("the model has no pooler (pooler.dense.weight) for cls pooling", "use --pooling mean")
+          .at(path);
+    for (const BertTensor& t : bert_tensors(cfg, true))
+      if (t.name.starts_with("pooler."))
+        w.add(f, prefix + t.name, t, "config.json and model.safetensors do not match");
+  } else if (pooling == BertPooling::kMean) {
+    dense_head(dir, cfg, pooling, w);  // refuses a Dense module
+  }
+  return w;
+}
+
 }  // namespace
 
 std::string import_bert(const std::string& folder, std::string_view pooling_name, const std::string& out_path) {
@@ -170,53 +254,19 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
     throw corpus::Error("no config.json in the model folder", "give the whole Hugging Face model folder")
         .at(config_path);
   const BertConfig cfg = read_hf_config(config_path);
-
-  const std::string weights_path = (dir / "model.safetensors").string();
-  if (!fs::exists(weights_path))
-    throw corpus::Error("no model.safetensors in the model folder",
-                        "pytorch_model.bin is not read: save the model with safe_serialization=True")
-        .at(weights_path);
-  const st::File weights(weights_path);
-  const std::string prefix = weight_prefix(weights);
-  const bool pooler = pooling == BertPooling::kCls;
-  if (pooler && !weights.has(prefix + "pooler.dense.weight"))
-    throw corpus::Error("the model has no pooler (pooler.dense.weight) for cls pooling", "use --pooling mean")
-        .at(weights_path);
-
-  std::vector<BertTensor> names = bert_tensors(cfg, pooler);
-  // F32 weights are written from the mapping as they are; 16-bit ones are
-  // widened into `widened` (a deque: its elements never move).
-  std::vector<std::span<const float>> data;
-  std::deque<std::vector<float>> widened;
-  for (const BertTensor& t : names) {
-    const std::string name = prefix + t.name;
-    auto it = weights.tensors().find(name);
-    if (it == weights.tensors().end())
-      throw corpus::Error("no tensor " + corpus::quote(name), "config.json and model.safetensors do not match")
-          .at(weights_path);
-    if (it->second.shape != t.shape)
-      throw corpus::Error(fmt::format("tensor {} has shape {}, config.json says {}", name,
-                                      shape_text(it->second.shape), shape_text(t.shape)),
-                          "config.json and model.safetensors do not match")
-          .at(weights_path);
-    if (it->second.dtype == st::Dtype::kF32) {
-      data.push_back(weights.get<float>(name));
-    } else {
-      widened.push_back(to_f32(weights, name));
-      data.push_back(widened.back());
-    }
-  }
+  const Weights weights = read_weights(dir, cfg, pooling);
 
   const FoundTokenizer tok = find_tokenizer(dir);
+  nlohmann::json tok_spec;
   try {
     const BertTokenizer check(tok.spec, tok.bytes);
     if (check.max_id() >= cfg.vocab_size)
       throw corpus::Error(fmt::format("the tokenizer has ids up to {}, config.json's vocab_size is {}",
                                       check.max_id(), cfg.vocab_size));
+    tok_spec = check.spec();
   } catch (const corpus::Error& e) {
     throw corpus::Error(e.what(), e.hint()).at(tok.path);
   }
-  const BertTokenizer kept(tok.spec, tok.bytes);
 
   nlohmann::json config = bert_config_to_json(cfg);
   // sentence-transformers cuts sentences at its max_seq_length, often below
@@ -231,13 +281,13 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
   }
   config["kind"] = "bert";
   config["pooling"] = bert_pooling_name(pooling);
-  config["tokenizer"] = kept.spec();
+  config["tokenizer"] = tok_spec;
   st::Writer w;
   w.metadata("format", align::kEncoderFormat);
   w.metadata("version", kBertEncoderVersion);
   w.metadata("config", config.dump());
-  for (size_t i = 0; i < names.size(); ++i)
-    w.add<float>(names[i].name, data[i], names[i].shape);
+  for (size_t i = 0; i < weights.names.size(); ++i)
+    w.add<float>(weights.names[i].name, weights.data[i], weights.names[i].shape);
   w.add_bytes("tokenizer", tok.bytes);
   w.write(out_path);
   return BertEncoder(out_path).describe();
