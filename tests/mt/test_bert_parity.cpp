@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mt/encoder/bert_encoder.h"
@@ -118,4 +119,23 @@ TEST_CASE("bert import: sentence_bert_config.json's max_seq_length is the cut, [
   std::string many;
   for (int i = 0; i < 100; ++i) many += "a ";
   CHECK(mt::BertEncoder(d.path("full.safetensors")).token_ids(many).size() == 64);
+}
+
+TEST_CASE("bert encoder: encode from two threads at once gives the vectors of one thread") {
+  TmpDir d;
+  mt::import_bert(embed_data("spm"), "cls", d.path("enc.safetensors"));
+  const auto enc = mt::load_bert_encoder(d.path("enc.safetensors"));
+  std::vector<std::string> text;
+  for (const auto& s : expected()["sentences"]) text.push_back(s.get<std::string>());
+  const std::vector<std::string_view> views(text.begin(), text.end());
+  std::vector<float> alone(views.size() * enc->dim()), a(alone.size()), b(alone.size());
+  enc->encode(views, align::SentenceEncoder::Side::kSource, alone);
+  auto run = [&](std::vector<float>& out) {
+    for (int rep = 0; rep < 20; ++rep) enc->encode(views, align::SentenceEncoder::Side::kSource, out);
+  };
+  std::thread t1(run, std::ref(a)), t2(run, std::ref(b));
+  t1.join();
+  t2.join();
+  CHECK(a == alone);
+  CHECK(b == alone);
 }
