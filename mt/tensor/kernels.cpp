@@ -30,6 +30,15 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
 // mode), so the results do not depend on the CPU.
 typedef float v8 __attribute__((vector_size(32)));
 
+// ThreadSanitizer instruments the ifunc resolver that target_clones makes,
+// and the dynamic loader runs it before the sanitizer's runtime is up (every
+// tsan binary crashed at start): the tsan build takes the baseline only.
+#if defined(__SANITIZE_THREAD__)
+#define PARACORP_CLONES_AVX2
+#else
+#define PARACORP_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#endif
+
 template <int M>
 __attribute__((always_inline)) inline void few_rows_block(const float* a, const float* b, float* c, int n, int k,
                                                           bool accumulate) {
@@ -60,8 +69,8 @@ __attribute__((always_inline)) inline void few_rows_block(const float* a, const 
   }
 }
 
-__attribute__((target_clones("avx2", "default"))) void few_rows_nt_f32(const float* a, const float* b, float* c,
-                                                                         int m, int n, int k, bool accumulate) {
+PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float* c, int m, int n, int k,
+                                          bool accumulate) {
   switch (m) {
     case 1: return few_rows_block<1>(a, b, c, n, k, accumulate);
     case 2: return few_rows_block<2>(a, b, c, n, k, accumulate);
