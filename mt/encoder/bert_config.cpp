@@ -13,12 +13,13 @@ int get_int(const nlohmann::json& j, const char* key, const std::string& file, i
   if (!j.contains(key)) {
     if (fallback >= 0) return fallback;
     throw corpus::Error(std::string("the config has no \"") + key + "\"",
-                        "give the folder of a Hugging Face BERT-family model").at(file);
+                        "give the folder of a Hugging Face BERT-family model")
+        .at(file);
   }
   const auto& v = j[key];
   if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > (int64_t{1} << 30))
-    throw corpus::Error(std::string("config \"") + key + "\" is " + corpus::quote(v.dump()) + ", not an integer >= " +
-                        std::to_string(lo))
+    throw corpus::Error(std::string("config \"") + key + "\" is " + corpus::quote(v.dump()) +
+                        ", not an integer >= " + std::to_string(lo))
         .at(file);
   return v.get<int>();
 }
@@ -70,23 +71,24 @@ BertConfig bert_config_from_json(const nlohmann::json& j, const std::string& fil
                         std::to_string(c.heads))
         .at(file);
   if (j.contains("position_embedding_type") && j["position_embedding_type"] != "absolute")
-    throw corpus::Error("position_embedding_type " + corpus::quote(j["position_embedding_type"].dump()) +
-                        " is not supported", "the encoder has absolute position embeddings only")
+    throw corpus::Error(
+        "position_embedding_type " + corpus::quote(j["position_embedding_type"].dump()) + " is not supported",
+        "the encoder has absolute position embeddings only")
         .at(file);
   // RoBERTa's position ids are pad_token_id + 1 + t (create_position_ids_from_input_ids).
   c.position_offset = c.model_type == "xlm-roberta" ? c.pad_id + 1 : 0;
   if (c.max_tokens() < 2)
-    throw corpus::Error("max_position_embeddings " + std::to_string(c.max_positions) +
-                        " leaves no room for a sentence")
+    throw corpus::Error("max_position_embeddings " + std::to_string(c.max_positions) + " leaves no room for a sentence")
         .at(file);
   return c;
 }
 
 BertConfig read_hf_config(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw corpus::Error("cannot open config: " + corpus::errno_text(errno),
-                               "give the folder of a Hugging Face model (config.json, model.safetensors, tokenizer)")
-                   .at(path);
+  if (!in)
+    throw corpus::Error("cannot open config: " + corpus::errno_text(errno),
+                        "give the folder of a Hugging Face model (config.json, model.safetensors, tokenizer)")
+        .at(path);
   std::stringstream ss;
   ss << in.rdbuf();
   const auto j = nlohmann::json::parse(ss.str(), nullptr, false);
@@ -95,16 +97,11 @@ BertConfig read_hf_config(const std::string& path) {
 }
 
 nlohmann::json bert_config_to_json(const BertConfig& c) {
-  return {{"model_type", c.model_type},
-          {"vocab_size", c.vocab_size},
-          {"hidden_size", c.hidden},
-          {"num_hidden_layers", c.layers},
-          {"num_attention_heads", c.heads},
-          {"intermediate_size", c.ffn},
-          {"hidden_act", c.hidden_act},
-          {"max_position_embeddings", c.max_positions},
-          {"type_vocab_size", c.type_vocab},
-          {"layer_norm_eps", c.layer_norm_eps},
+  return {{"model_type", c.model_type},      {"vocab_size", c.vocab_size},
+          {"hidden_size", c.hidden},         {"num_hidden_layers", c.layers},
+          {"num_attention_heads", c.heads},  {"intermediate_size", c.ffn},
+          {"hidden_act", c.hidden_act},      {"max_position_embeddings", c.max_positions},
+          {"type_vocab_size", c.type_vocab}, {"layer_norm_eps", c.layer_norm_eps},
           {"pad_token_id", c.pad_id}};
 }
 
@@ -121,8 +118,8 @@ std::vector<BertTensor> bert_tensors(const BertConfig& c, bool with_pooler) {
                                {"embeddings.LayerNorm.bias", {C}}};
   for (int l = 0; l < c.layers; ++l) {
     const std::string p = "encoder.layer." + std::to_string(l) + ".";
-    for (const char* n : {"attention.self.query", "attention.self.key", "attention.self.value",
-                          "attention.output.dense"}) {
+    for (const char* n :
+         {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
       t.push_back({p + n + ".weight", {C, C}});
       t.push_back({p + n + ".bias", {C}});
     }

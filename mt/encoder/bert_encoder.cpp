@@ -26,11 +26,11 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
   f.expect(align::kEncoderFormat, kBertEncoderVersion, "pc-embed import");
   const auto j = nlohmann::json::parse(f.meta("config"), nullptr, false);
   if (!j.is_object() || !j.contains("kind") || j["kind"] != "bert")
-    throw corpus::Error("the encoder is of kind " + corpus::quote(j.is_object() && j.contains("kind")
-                                                                      ? j["kind"].dump()
-                                                                      : std::string("(none)")) +
-                            ", not \"bert\"",
-                        "load it with the loader of its kind")
+    throw corpus::Error(
+        "the encoder is of kind " +
+            corpus::quote(j.is_object() && j.contains("kind") ? j["kind"].dump() : std::string("(none)")) +
+            ", not \"bert\"",
+        "load it with the loader of its kind")
         .at(path);
   cfg_ = bert_config_from_json(j, path);
   max_tokens_ = cfg_.max_tokens();
@@ -56,8 +56,8 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
     throw corpus::Error(std::string(e.what()), e.hint()).at(path);
   }
   if (tok_->max_id() >= cfg_.vocab_size)
-    throw corpus::Error(fmt::format("the tokenizer gives ids up to {}, the embedding table has {} rows",
-                                    tok_->max_id(), cfg_.vocab_size))
+    throw corpus::Error(fmt::format("the tokenizer gives ids up to {}, the embedding table has {} rows", tok_->max_id(),
+                                    cfg_.vocab_size))
         .at(path);
 
   // Every tensor with its exact shape (File::get_shaped throws naming the file).
@@ -102,9 +102,7 @@ BertEncoder::BertEncoder(const std::string& path) : file_(std::make_unique<corpu
 
 BertEncoder::~BertEncoder() = default;
 
-std::vector<int32_t> BertEncoder::token_ids(std::string_view text) const {
-  return tok_->encode(text, max_tokens_);
-}
+std::vector<int32_t> BertEncoder::token_ids(std::string_view text) const { return tok_->encode(text, max_tokens_); }
 
 void BertEncoder::embed_ids(const std::vector<int32_t>& ids, float* out) const {
   const int T = static_cast<int>(ids.size()), C = cfg_.hidden, H = cfg_.heads, F = cfg_.ffn;
@@ -149,8 +147,8 @@ void BertEncoder::embed_ids(const std::vector<int32_t>& ids, float* out) const {
 void BertEncoder::encode(std::span<const std::string_view> sentences, Side, std::span<float> out) const {
   const size_t C = dim();
   if (out.size() != sentences.size() * C)
-    throw corpus::Error(fmt::format("encode: {} floats for {} sentences of dimension {}", out.size(),
-                                    sentences.size(), C));
+    throw corpus::Error(
+        fmt::format("encode: {} floats for {} sentences of dimension {}", out.size(), sentences.size(), C));
   for (size_t i = 0; i < sentences.size(); ++i) {
     if (size_t bad = corpus::find_invalid_utf8(sentences[i]); bad != std::string_view::npos)
       throw corpus::Error(fmt::format("invalid UTF-8 at byte {} of the sentence", bad + 1),
@@ -161,8 +159,7 @@ void BertEncoder::encode(std::span<const std::string_view> sentences, Side, std:
 
 std::string BertEncoder::describe() const {
   return fmt::format("bert ({}) d={} layers={} heads={} vocab={} {} tokenizer, {} pooling", cfg_.model_type,
-                     cfg_.hidden, cfg_.layers, cfg_.heads, cfg_.vocab_size, tok_->kind(),
-                     bert_pooling_name(pooling_));
+                     cfg_.hidden, cfg_.layers, cfg_.heads, cfg_.vocab_size, tok_->kind(), bert_pooling_name(pooling_));
 }
 
 std::unique_ptr<align::SentenceEncoder> load_bert_encoder(const std::string& path) {

@@ -30,9 +30,13 @@ struct BF16Bits {
 }  // namespace mt
 namespace corpus::safetensors {
 template <>
-constexpr Dtype dtype_of<mt::F16Bits>() { return Dtype::kF16; }
+constexpr Dtype dtype_of<mt::F16Bits>() {
+  return Dtype::kF16;
+}
 template <>
-constexpr Dtype dtype_of<mt::BF16Bits>() { return Dtype::kBF16; }
+constexpr Dtype dtype_of<mt::BF16Bits>() {
+  return Dtype::kBF16;
+}
 }  // namespace corpus::safetensors
 
 namespace mt {
@@ -51,9 +55,7 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-std::string shape_text(const std::vector<uint64_t>& s) {
-  return "[" + fmt::format("{}", fmt::join(s, ", ")) + "]";
-}
+std::string shape_text(const std::vector<uint64_t>& s) { return "[" + fmt::format("{}", fmt::join(s, ", ")) + "]"; }
 
 float half_to_float(uint16_t h) {
   const uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
@@ -141,7 +143,8 @@ FoundTokenizer find_tokenizer(const fs::path& dir) {
       const auto j = read_json(cfg.string());
       for (const char* key : {"do_lower_case", "strip_accents", "tokenize_chinese_chars"})
         if (j.contains(key) && !j[key].is_null()) {
-          if (!j[key].is_boolean()) throw corpus::Error(std::string("\"") + key + "\" is not true/false").at(cfg.string());
+          if (!j[key].is_boolean())
+            throw corpus::Error(std::string("\"") + key + "\" is not true/false").at(cfg.string());
           t.spec[key] = j[key];
         }
       for (const char* key : {"unk_token", "cls_token", "sep_token"})
@@ -234,8 +237,7 @@ Weights read_weights(const fs::path& dir, const BertConfig& cfg, BertPooling poo
       throw corpus::Error("the model has no pooler (pooler.dense.weight) for cls pooling", "use --pooling mean")
           .at(path);
     for (const BertTensor& t : bert_tensors(cfg, true))
-      if (t.name.starts_with("pooler."))
-        w.add(f, prefix + t.name, t, "config.json and model.safetensors do not match");
+      if (t.name.starts_with("pooler.")) w.add(f, prefix + t.name, t, "config.json and model.safetensors do not match");
   } else if (pooling == BertPooling::kMean) {
     dense_head(dir, cfg, pooling, w);  // refuses a Dense module
   }
@@ -247,8 +249,7 @@ Weights read_weights(const fs::path& dir, const BertConfig& cfg, BertPooling poo
 std::string import_bert(const std::string& folder, std::string_view pooling_name, const std::string& out_path) {
   const BertPooling pooling = parse_bert_pooling(pooling_name);
   const fs::path dir(folder);
-  if (!fs::is_directory(dir))
-    throw corpus::Error("not a folder", "give the folder of a Hugging Face model").at(folder);
+  if (!fs::is_directory(dir)) throw corpus::Error("not a folder", "give the folder of a Hugging Face model").at(folder);
   const std::string config_path = (dir / "config.json").string();
   if (!fs::exists(config_path))
     throw corpus::Error("no config.json in the model folder", "give the whole Hugging Face model folder")
@@ -261,8 +262,8 @@ std::string import_bert(const std::string& folder, std::string_view pooling_name
   try {
     const BertTokenizer check(tok.spec, tok.bytes);
     if (check.max_id() >= cfg.vocab_size)
-      throw corpus::Error(fmt::format("the tokenizer has ids up to {}, config.json's vocab_size is {}",
-                                      check.max_id(), cfg.vocab_size));
+      throw corpus::Error(fmt::format("the tokenizer has ids up to {}, config.json's vocab_size is {}", check.max_id(),
+                                      cfg.vocab_size));
     tok_spec = check.spec();
   } catch (const corpus::Error& e) {
     throw corpus::Error(e.what(), e.hint()).at(tok.path);

@@ -38,8 +38,12 @@ BertTokenizer::BertTokenizer(const nlohmann::json& spec, std::string_view bytes)
     o.unk = token(spec, "unk_token", "[UNK]");
     o.cls = token(spec, "cls_token", "[CLS]");
     o.sep = token(spec, "sep_token", "[SEP]");
-    spec_ = {{"kind", kind_},           {"do_lower_case", o.lower}, {"strip_accents", o.strip_accents},
-             {"tokenize_chinese_chars", o.split_cjk}, {"unk_token", o.unk}, {"cls_token", o.cls},
+    spec_ = {{"kind", kind_},
+             {"do_lower_case", o.lower},
+             {"strip_accents", o.strip_accents},
+             {"tokenize_chinese_chars", o.split_cjk},
+             {"unk_token", o.unk},
+             {"cls_token", o.cls},
              {"sep_token", o.sep}};
     wp_ = std::make_unique<WordPiece>(bytes, o);
     max_id_ = wp_->size() - 1;

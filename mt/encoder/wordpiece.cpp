@@ -1,9 +1,9 @@
 #include "mt/encoder/wordpiece.h"
 
+#include <unicode/locid.h>
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
-#include <unicode/locid.h>
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/utf8.h"

@@ -4,8 +4,8 @@
 
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -56,7 +56,8 @@ void rewrite(const std::string& src, const std::string& dst, const std::function
     shapes.push_back(info.shape);
   }
   st::Writer w;
-  for (size_t i = 0; i < keep.size(); ++i) w.add<float>(keep[i].first, std::span<const float>(keep[i].second), shapes[i]);
+  for (size_t i = 0; i < keep.size(); ++i)
+    w.add<float>(keep[i].first, std::span<const float>(keep[i].second), shapes[i]);
   w.write(dst);
 }
 
@@ -110,9 +111,12 @@ TEST_CASE("bert import: sentence-transformers' 2_Dense tanh layer is the cls poo
   rewrite(orig, m + "/2_Dense/model.safetensors", [](std::string n) {
     return n == "bert.pooler.dense.weight" ? "linear.weight" : n == "bert.pooler.dense.bias" ? "linear.bias" : "";
   });
-  rewrite(orig, m + "/model.safetensors", [](std::string n) { return n; },
-          [](const std::string& n) { return n.find("pooler") != std::string::npos; });
-  nlohmann::json dense = {{"in_features", 32}, {"out_features", 32}, {"bias", true},
+  rewrite(
+      orig, m + "/model.safetensors", [](std::string n) { return n; },
+      [](const std::string& n) { return n.find("pooler") != std::string::npos; });
+  nlohmann::json dense = {{"in_features", 32},
+                          {"out_features", 32},
+                          {"bias", true},
                           {"activation_function", "torch.nn.modules.activation.Tanh"}};
   std::ofstream(m + "/2_Dense/config.json") << dense.dump();
 

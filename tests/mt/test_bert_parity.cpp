@@ -4,21 +4,20 @@
 // and SentencePiece (xlm-roberta, F16 weights), with cls and mean pooling.
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "mt/encoder/bert_encoder.h"
-#include "mt/encoder/bert_import.h"
 #include "align/encoder.h"
 #include "libcorpus/core/safetensors.h"
+#include "mt/encoder/bert_encoder.h"
+#include "mt/encoder/bert_import.h"
 #include "support/tmpdir.h"
 
 namespace {
