@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -
 struct Args : mt::TrainSettings {
   std::string model;
   bool vocab = false;
+  int beam = 1, n_best = 0;
+  std::string length_penalty = "gnmt", stats;
+  double alpha = 0.6;
 };
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
@@ -72,13 +76,25 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::TranslateOptions opt;
   opt.decode.batch_size = a.batch_size;
   opt.decode.max_len_factor = a.max_len_factor;
+  if (a.n_best > a.beam) throw cli::UsageError(fmt::format("--n-best {} needs --beam {} or more", a.n_best, a.n_best));
+  opt.beam = {a.beam, std::max(1, a.n_best), mt::parse_length_penalty(a.length_penalty), a.alpha};
+  opt.n_best_rows = a.n_best > 0;
   auto src = open_input(in_path);
   LineReader lines(*src, c.max_line);
   Output out(c.output);
+  std::optional<Output> stats;
+  if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
   const mt::TranslateCounts n = mt::translate_stream(
       model, lines, out, opt, [&](uint64_t done) { ctx.progress().update(src->raw_bytes_read(), done); });
   out.commit();
+  if (stats) stats->commit();
   ctx.set_count("sentences", n.sentences);
+  if (n.empty) ctx.set_count("empty", n.empty);
+  if (stats) {
+    ctx.set_count("decoder passes", n.passes);
+    ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,
+                         n.median_tokens_per_pass, n.median_ms));
+  }
 }
 
 void inspect(const cli::Common& c, const Args& a) {
@@ -158,6 +174,14 @@ int main(int argc, char** argv) {
   tr_cmd.group("Model");
   tr_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with");
   decoding_options(tr_cmd, a);
+  tr_cmd.group("Search");
+  tr_cmd.option("beam", "K", &a.beam, "beam size (1: greedy decoding)").range(1, 1024);
+  tr_cmd.option("n-best", "N", &a.n_best, "write the N best (N <= --beam): SENTENCE TAB TEXT TAB SCORE, best first "
+                "(0: one line per sentence)").range(0, 1024);
+  tr_cmd.choice("length-penalty", "LP", &a.length_penalty, {"none", "gnmt", "marian"},
+                "beam ranking: log P / ((5+len)/6)^alpha (gnmt), / len^alpha (marian), log P (none)");
+  tr_cmd.option("alpha", "X", &a.alpha, "length penalty exponent").range(0, 10);
+  tr_cmd.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");
   tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");
   in_cmd.group("Model");

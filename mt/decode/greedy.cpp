@@ -1,28 +1,27 @@
 #include "mt/decode/greedy.h"
 
-#include <oneapi/tbb/parallel_for.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <numeric>
 
+#include "mt/decode/sorted_batches.h"
 
 namespace mt {
+
+int output_limit(const Config& cfg, const DecodeOptions& opt, int src_len) {
+  return std::min(cfg.max_len, static_cast<int>(std::ceil(opt.max_len_factor * src_len)) + 10);
+}
 
 namespace {
 
 void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
                   const std::vector<const std::vector<int32_t>*>& src, const DecodeOptions& opt,
-                  std::vector<std::vector<int32_t>*>& out) {
+                  std::vector<std::vector<int32_t>*>& out, std::vector<SentenceStats>& st) {
   const int B = static_cast<int>(src.size());
   Batch batch = make_batch(cfg, src, {});
-  int tmax = 1;
-  for (int b = 0; b < B; ++b)
-    tmax = std::max(tmax, static_cast<int>(std::ceil(opt.max_len_factor * batch.src_len[b])) + 10);
-  tmax = std::min(tmax, cfg.max_len);
   std::vector<int> limit(B);
-  for (int b = 0; b < B; ++b)
-    limit[b] = std::min(tmax, static_cast<int>(std::ceil(opt.max_len_factor * batch.src_len[b])) + 10);
+  int tmax = 1;
+  for (int b = 0; b < B; ++b) tmax = std::max(tmax, limit[b] = output_limit(cfg, opt, batch.src_len[b]));
 
   DecoderCache<float> cache;
   model.start_decoding(p, batch, tmax, cache);
@@ -34,9 +33,11 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
     model.decode(p, cache, tok.data(), 1, t, logits);
     for (int b = 0; b < B; ++b) {
       if (done[b]) continue;
+      ++st[b].passes;
       const float* row = logits.data() + static_cast<size_t>(b) * cfg.trg_vocab;
       int best = static_cast<int>(std::max_element(row, row + cfg.trg_vocab) - row);
       tok[b] = best;
+      ++st[b].tokens;
       if (best == cfg.eos_id || t + 1 >= limit[b]) {
         if (best != cfg.eos_id) out[b]->push_back(best);
         done[b] = 1;
@@ -52,31 +53,23 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
 
 std::vector<std::vector<int32_t>> greedy_translate(const Config& cfg, const float* params,
                                                    const std::vector<std::vector<int32_t>>& src,
-                                                   const DecodeOptions& opt) {
-  std::vector<std::vector<int32_t>> out(src.size()), cut(src.size());
-  // Sentences of similar length together; results go back to input order.
-  std::vector<size_t> order(src.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return src[a].size() < src[b].size(); });
-  const size_t bs = static_cast<size_t>(std::max(1, opt.batch_size));
-  const size_t nbatches = (order.size() + bs - 1) / bs;
-  // Batches are independent: on all threads, each with its own buffers.
-  tbb::parallel_for(size_t{0}, nbatches, [&](size_t k) {
+                                                   const DecodeOptions& opt, std::vector<SentenceStats>* stats) {
+  std::vector<std::vector<int32_t>> out(src.size());
+  std::vector<SentenceStats> all(src.size());
+  for_sorted_batches(cfg, src, opt.batch_size, [&](const auto& s, const std::vector<size_t>& idx) {
+    const auto t0 = std::chrono::steady_clock::now();
     Transformer<float> model(cfg);
-    std::vector<const std::vector<int32_t>*> s;
     std::vector<std::vector<int32_t>*> o;
-    for (size_t j = k * bs; j < std::min(order.size(), (k + 1) * bs); ++j) {
-      const auto& x = src[order[j]];
-      if (static_cast<int>(x.size()) >= cfg.max_len) {
-        cut[order[j]].assign(x.begin(), x.begin() + (cfg.max_len - 1));
-        s.push_back(&cut[order[j]]);
-      } else {
-        s.push_back(&x);
-      }
-      o.push_back(&out[order[j]]);
+    for (size_t i : idx) o.push_back(&out[i]);
+    std::vector<SentenceStats> st(s.size());
+    decode_batch(cfg, params, model, s, opt, o, st);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (size_t j = 0; j < idx.size(); ++j) {
+      st[j].ms = ms / static_cast<double>(idx.size());
+      all[idx[j]] = st[j];
     }
-    decode_batch(cfg, params, model, s, opt, o);
   });
+  if (stats) *stats = std::move(all);
   return out;
 }
 

@@ -19,10 +19,23 @@ struct DecodeOptions {
   double max_len_factor = 2.0;  // output tokens <= factor * source tokens + 10, and <= config max_len
 };
 
+// The most output tokens (EOS included) for a source of src_len tokens
+// (EOS included), by max_len_factor and the model's max_len.
+int output_limit(const Config& cfg, const DecodeOptions& opt, int src_len);
+
+// How one sentence was decoded.
+struct SentenceStats {
+  int passes = 0;     // decoder passes its batch ran while the sentence was not finished
+  int tokens = 0;     // tokens it produced, EOS included
+  double ms = 0;      // its batch's decoding time divided by the batch's sentences
+};
+
 // Translates token sequences (without EOS); returns token sequences without
-// BOS/EOS, in input order. Sources longer than max_len - 1 are cut.
+// BOS/EOS, in input order. Sources longer than max_len - 1 are cut. With
+// `stats`, fills one entry per sentence.
 std::vector<std::vector<int32_t>> greedy_translate(const Config& cfg, const float* params,
                                                    const std::vector<std::vector<int32_t>>& src,
-                                                   const DecodeOptions& opt);
+                                                   const DecodeOptions& opt,
+                                                   std::vector<SentenceStats>* stats = nullptr);
 
 }  // namespace mt

@@ -1,5 +1,8 @@
 #include "mt/decode/translate_stream.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +20,13 @@ const Vocabs& with_spm(const Vocabs& v, const std::string& path) {
   return v;
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
 }  // namespace
 
 TranslationModel::TranslationModel(const std::string& path)
@@ -28,26 +38,65 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
                                  const TranslateOptions& opt, const std::function<void(uint64_t)>& progress) {
   const Config& cfg = model.file.config();
   const size_t chunk_size = static_cast<size_t>(opt.batches_per_chunk) * static_cast<size_t>(opt.decode.batch_size);
-  std::vector<std::vector<int32_t>> chunk;
+  std::vector<std::vector<int32_t>> chunk;  // the lines with tokens
+  std::vector<int64_t> slot;                // each line of the chunk: its index in `chunk`, or -1 (no tokens)
   TranslateCounts n;
+  std::vector<double> passes, per_pass, ms;
+  if (opt.stats) opt.stats->write("sentence\tpasses\ttokens\ttokens_per_pass\tms\n");
+  uint64_t first = 0;  // sentence number of the chunk's first line
   auto flush = [&] {
-    for (const auto& h : greedy_translate(cfg, model.file.params(), chunk, opt.decode)) {
-      out.write(model.trg.decode(h));
-      out.put('\n');
+    std::vector<std::vector<Hypothesis>> hyps;
+    std::vector<SentenceStats> st;
+    if (opt.beam.beam > 1 || opt.n_best_rows) {
+      hyps = beam_translate(cfg, model.file.params(), chunk, opt.decode, opt.beam, &st);
+    } else {
+      for (auto& h : greedy_translate(cfg, model.file.params(), chunk, opt.decode, &st))
+        hyps.push_back({Hypothesis{std::move(h), 0, 0}});
     }
+    for (size_t i = 0; i < slot.size(); ++i) {
+      const uint64_t sentence = first + i;
+      static const std::vector<Hypothesis> kEmpty{Hypothesis{}};
+      const std::vector<Hypothesis>& hs = slot[i] < 0 ? kEmpty : hyps[static_cast<size_t>(slot[i])];
+      if (opt.n_best_rows) {
+        for (const Hypothesis& h : hs)
+          out.write(fmt::format("{}\t{}\t{:.6f}\n", sentence, model.trg.decode(h.tokens), h.score));
+      } else {
+        out.write(model.trg.decode(hs.front().tokens));
+        out.put('\n');
+      }
+      const SentenceStats s = slot[i] < 0 ? SentenceStats{} : st[static_cast<size_t>(slot[i])];
+      const double tpp = s.passes ? static_cast<double>(s.tokens) / s.passes : 0.0;
+      if (opt.stats) opt.stats->write(fmt::format("{}\t{}\t{}\t{:.3f}\t{:.3f}\n", sentence, s.passes, s.tokens, tpp, s.ms));
+      if (slot[i] < 0) continue;
+      n.passes += static_cast<uint64_t>(s.passes);
+      n.tokens += static_cast<uint64_t>(s.tokens);
+      passes.push_back(s.passes), per_pass.push_back(tpp), ms.push_back(s.ms);
+    }
+    first += slot.size();
     chunk.clear();
+    slot.clear();
     if (progress) progress(n.sentences);
   };
   std::string_view line;
   while (in.next(line)) {
     std::string bad = corpus::check_text(line);
     if (!bad.empty()) throw corpus::Error(bad).at(in.name(), in.line_number());
-    bool cut = false;  // greedy_translate keeps max_len - 1 tokens: the rest of a huge line is not encoded
-    chunk.push_back(model.src.encode_prefix(line, static_cast<size_t>(cfg.max_len), cut));
+    bool cut = false;  // the decoders keep max_len - 1 tokens: the rest of a huge line is not encoded
+    std::vector<int32_t> ids = model.src.encode_prefix(line, static_cast<size_t>(cfg.max_len), cut);
     ++n.sentences;
-    if (chunk.size() >= chunk_size) flush();
+    if (ids.empty()) {
+      slot.push_back(-1);
+      ++n.empty;
+    } else {
+      slot.push_back(static_cast<int64_t>(chunk.size()));
+      chunk.push_back(std::move(ids));
+    }
+    if (slot.size() >= chunk_size) flush();
   }
   flush();
+  n.median_passes = median(passes);
+  n.median_tokens_per_pass = median(per_pass);
+  n.median_ms = median(ms);
   return n;
 }
 

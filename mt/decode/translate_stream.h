@@ -8,6 +8,7 @@
 
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/output.h"
+#include "mt/decode/beam.h"
 #include "mt/decode/greedy.h"
 #include "mt/model/model_file.h"
 #include "mt/spm/spm.h"
@@ -25,6 +26,14 @@ struct TranslationModel {
 
 struct TranslateOptions {
   DecodeOptions decode;
+  // beam.beam 1: greedy decoding; more: beam search.
+  BeamOptions beam{1, 1, LengthPenalty::kGnmt, 0.6};
+  // Write the n-best list (beam.n_best rows per sentence: SENTENCE TAB TEXT
+  // TAB SCORE, SENTENCE counted from 0, best first) instead of one line each.
+  bool n_best_rows = false;
+  // Where per-sentence statistics go (may be null): a header, then
+  // SENTENCE TAB PASSES TAB TOKENS TAB TOKENS_PER_PASS TAB MS per line.
+  corpus::Output* stats = nullptr;
   // Sentences read before a batch of batches is decoded: enough to keep
   // every batch full, few enough to keep memory bounded on any input.
   int batches_per_chunk = 64;
@@ -32,12 +41,18 @@ struct TranslateOptions {
 
 struct TranslateCounts {
   uint64_t sentences = 0;
+  uint64_t empty = 0;   // lines with no tokens: an empty line out, nothing decoded
+  uint64_t passes = 0;  // decoder passes summed over the sentences decoded
+  uint64_t tokens = 0;  // tokens they produced, EOS included
+  // Medians over the sentences decoded (0 when none was).
+  double median_passes = 0, median_tokens_per_pass = 0, median_ms = 0;
 };
 
 // Translates every line of `in` to `out` (not committed: the caller does,
 // after a run without error). A line of invalid UTF-8 or with a NUL byte is
-// a corpus::Error at its line. `progress` (may be empty) is called after each
-// chunk with the sentences done so far.
+// a corpus::Error at its line. A line with no tokens (empty, or spaces)
+// gives an empty line without being decoded. `progress` (may be empty) is
+// called after each chunk with the sentences done so far.
 TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,
                                  const TranslateOptions& opt, const std::function<void(uint64_t)>& progress = {});
 

@@ -267,31 +267,50 @@ void Transformer<T>::encode(const T* params, const Batch& batch, std::vector<T>&
 
 template <class T>
 void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
+  std::vector<int> moved;  // the targets of a copy, and their sources' snapshot below
+  for (int j = 0; j < B; ++j)
+    if (rows[j] != j) moved.push_back(j);
+  if (moved.empty()) return;
   for (LayerKv<T>& kv : layers) {
     const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
     const int64_t n = static_cast<int64_t>(length) * C;
+    std::vector<T> snap(moved.size() * n);
     for (std::vector<T>* buf : {&kv.self_k, &kv.self_v}) {
-      std::vector<T> old(*buf);
-      for (int j = 0; j < B; ++j)
-        if (rows[j] != j)
-          std::copy_n(old.data() + static_cast<int64_t>(rows[j]) * capacity * C, n,
-                      buf->data() + static_cast<int64_t>(j) * capacity * C);
+      for (size_t m = 0; m < moved.size(); ++m)
+        std::copy_n(buf->data() + static_cast<int64_t>(rows[moved[m]]) * capacity * C, n, snap.data() + m * n);
+      for (size_t m = 0; m < moved.size(); ++m)
+        std::copy_n(snap.data() + m * n, n, buf->data() + static_cast<int64_t>(moved[m]) * capacity * C);
     }
   }
 }
 
 template <class T>
-void Transformer<T>::start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache) {
+void Transformer<T>::start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache,
+                                    int copies) {
   encode(params, batch, impl_->enc);
-  cache.B = batch.B;
-  cache.S = batch.S;
+  const int B = batch.B, S = batch.S, C = cfg_.dim;
+  cache.B = B * copies;
+  cache.S = S;
   cache.capacity = capacity;
-  cache.src_len = batch.src_len;
+  cache.src_len.clear();
+  for (int b = 0; b < B; ++b) cache.src_len.insert(cache.src_len.end(), copies, batch.src_len[b]);
   cache.layers.resize(cfg_.dec_layers);
   const DecoderLayerSettings ls = layer_settings(cfg_, ResidualSettings{cfg_.pre_norm, cfg_.ln_eps, 0.0f});
-  for (int l = 0; l < cfg_.dec_layers; ++l)
-    decoder_layer_start<T>(off_.dec[l].weights(params), ls, impl_->enc.data(), batch.B, batch.S, capacity,
-                           cache.layers[l]);
+  const int64_t rows = static_cast<int64_t>(S) * C;
+  for (int l = 0; l < cfg_.dec_layers; ++l) {
+    LayerKv<T>& kv = cache.layers[l];
+    decoder_layer_start<T>(off_.dec[l].weights(params), ls, impl_->enc.data(), B, S, capacity, kv);
+    if (copies == 1) continue;
+    for (std::vector<T>* buf : {&kv.cross_k, &kv.cross_v}) {
+      std::vector<T> one(std::move(*buf));
+      buf->resize(static_cast<size_t>(one.size()) * copies);
+      for (int b = 0; b < B; ++b)
+        for (int j = 0; j < copies; ++j)
+          std::copy_n(one.data() + b * rows, rows, buf->data() + (static_cast<int64_t>(b) * copies + j) * rows);
+    }
+    kv.self_k.assign(static_cast<size_t>(cache.B) * capacity * C, T(0));
+    kv.self_v.assign(kv.self_k.size(), T(0));
+  }
 }
 
 template <class T>

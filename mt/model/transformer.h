@@ -123,8 +123,9 @@ class Transformer {
   void encode(const T* params, const Batch& batch, std::vector<T>& enc);
 
   // Decoding: encodes the batch's sources and prepares `cache` for
-  // `capacity` target positions per sequence.
-  void start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache);
+  // `capacity` target positions per sequence; with `copies` > 1 each source
+  // is decoded as that many sequences (beams), rows b*copies + j, encoded once.
+  void start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache, int copies = 1);
   // Runs positions t0 .. t0+Tq-1 of every sequence (tokens [B*Tq], row
   // b*Tq + i; position 0 holds BOS) through the decoder, given the cached
   // positions before t0, and stores theirs: logits [B*Tq, V]. The same

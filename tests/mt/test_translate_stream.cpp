@@ -99,8 +99,12 @@ TEST_CASE("translate_stream: one line per input line, in input order, whatever t
   one.batch_size = 1;
   for (const auto& l : in) {
     bool cut = false;
-    const auto hyp = greedy_translate(m.file.config(), m.file.params(),
-                                      {m.src.encode_prefix(l, static_cast<size_t>(m.file.config().max_len), cut)}, one);
+    const auto ids = m.src.encode_prefix(l, static_cast<size_t>(m.file.config().max_len), cut);
+    if (ids.empty()) {  // a line without tokens is not decoded
+      want += "\n";
+      continue;
+    }
+    const auto hyp = greedy_translate(m.file.config(), m.file.params(), {ids}, one);
     want += m.trg.decode(hyp.at(0)) + "\n";
   }
   TranslateOptions opt;
@@ -118,6 +122,65 @@ TEST_CASE("translate_stream: one line per input line, in input order, whatever t
   CHECK(progress == std::vector<uint64_t>{in.size()});
   CHECK(translate_text(m, d, "", opt, &n) == "");
   CHECK(n == 0);
+}
+
+TEST_CASE("translate_stream: an empty line or a line of spaces gives an empty line") {
+  TmpDir d;
+  const TranslationModel m(write_model(d));
+  // Decoded, an empty source gives words with this model: the stream must not decode it.
+  REQUIRE(!greedy_translate(m.file.config(), m.file.params(), {{}}, DecodeOptions{}).at(0).empty());
+  TranslateOptions opt;
+  const std::vector<std::string> out = lines_of(translate_text(m, d, "\nthe fox\n   \n\t\n", opt));
+  REQUIRE(out.size() == 4);
+  CHECK(out[0].empty());
+  CHECK(!out[1].empty());
+  CHECK(out[2].empty());
+  CHECK(out[3].empty());
+  opt.beam = {3, 2, LengthPenalty::kGnmt, 0.6};
+  opt.n_best_rows = true;
+  const std::vector<std::string> nb = lines_of(translate_text(m, d, "\nthe fox\n", opt));
+  REQUIRE(nb.size() == 3);  // one row for the empty line, two for the other
+  CHECK(nb[0] == "0\t\t0.000000");
+  CHECK(nb[1].rfind("1\t", 0) == 0);
+  CHECK(nb[2].rfind("1\t", 0) == 0);
+}
+
+TEST_CASE("translate_stream: --n-best rows are sorted, the first is the beam's output, --stats has a row a line") {
+  TmpDir d;
+  const TranslationModel m(write_model(d));
+  TranslateOptions opt;
+  opt.beam = {4, 4, LengthPenalty::kMarian, 1.0};
+  const std::string best = translate_text(m, d, kText, opt);
+  opt.n_best_rows = true;
+  {
+    corpus::Output stats(d.path("stats.tsv"));
+    opt.stats = &stats;
+    const std::vector<std::string> rows = lines_of(translate_text(m, d, kText, opt));
+    stats.commit();
+    const std::vector<std::string> want = lines_of(best);
+    const size_t nonempty = want.size() - 1;  // kText has one empty line
+    CHECK(rows.size() == 4 * nonempty + 1);
+    std::vector<std::string> firsts;
+    double last = 0;
+    std::string last_id;
+    for (const std::string& r : rows) {
+      const size_t a = r.find('\t'), b = r.rfind('\t');
+      REQUIRE(a != b);
+      const std::string id = r.substr(0, a);
+      const double score = std::stod(r.substr(b + 1));
+      if (id != last_id) {
+        firsts.push_back(r.substr(a + 1, b - a - 1));
+      } else {
+        CHECK(score <= last);
+      }
+      last_id = id, last = score;
+    }
+    CHECK(firsts == want);
+  }
+  const std::vector<std::string> st = lines_of(raw_bytes(d.path("stats.tsv")));
+  CHECK(st.size() == 1 + lines_of(kText).size());
+  CHECK(st.at(0) == "sentence\tpasses\ttokens\ttokens_per_pass\tms");
+  CHECK(st.at(3).rfind("2\t0\t0\t", 0) == 0);  // the empty line: nothing decoded
 }
 
 TEST_CASE("translate_stream: invalid UTF-8 or a NUL byte stops at its line") {
