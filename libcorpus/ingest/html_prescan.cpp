@@ -298,7 +298,10 @@ class Prescanner {
     o_.html.append(name);
     if (name_in(name, {"html", "a", "link", "base", "input", "font", "isindex"}))
       for (std::string_view a : t.attrs) {
-        o_.html += ' ';
+        // An attribute named "=..." (after a '/', as in `hreflang/=x`) is
+        // written after " /": after a bare space the '=' would give the
+        // attribute before it a value instead.
+        o_.html += !a.empty() && a.front() == '=' ? " /" : " ";
         o_.html.append(a);
       }
     if (t.self_closing) o_.html += '/';
