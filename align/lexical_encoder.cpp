@@ -34,6 +34,26 @@ void l2_normalise(std::span<float> v) {
   for (float& x : v) x *= inv;
 }
 
+void fold_post(LexicalEncoder::Tables& t) {
+  const size_t L = static_cast<size_t>(t.lsa_dim);
+  for (LexicalLang* l : {&t.src, &t.trg}) {
+    const size_t v = l->idf.size();
+    l->proj_post.assign(v * L, 0.0f);
+    l->mean_post.assign(L, 0.0f);
+    std::vector<double> acc(L);
+    for (size_t r = 0; r <= v; ++r) {  // row v: the mean
+      const float* in = r < v ? l->proj.data() + r * L : l->mean.data();
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (size_t i = 0; i < L; ++i) {
+        const float* m = l->post.data() + i * L;
+        for (size_t k = 0; k < L; ++k) acc[k] += static_cast<double>(in[i]) * m[k];
+      }
+      float* o = r < v ? l->proj_post.data() + r * L : l->mean_post.data();
+      for (size_t k = 0; k < L; ++k) o[k] = static_cast<float>(acc[k]);
+    }
+  }
+}
+
 SparseBag own_bag(std::vector<uint32_t> ids, const std::vector<float>& idf) {
   std::sort(ids.begin(), ids.end());
   SparseBag bag;
@@ -180,7 +200,7 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
   Tokenizer tok(t.tokenizer);  // one per call: encode() runs on several threads at once
   std::vector<std::string> words;
   std::vector<uint32_t> ids;
-  std::vector<double> z(L), zp(L);
+  std::vector<double> z(L);
   for (size_t s = 0; s < sentences.size(); ++s) {
     std::span<float> row = out.subspan(s * d, d);
     std::fill(row.begin(), row.end(), 0.0f);
@@ -206,19 +226,13 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
       for (float& x : bags) x *= t.bags_weight;
     }
     if (L > 0) {
-      std::fill(z.begin(), z.end(), 0.0);
+      for (size_t k = 0; k < L; ++k) z[k] = -static_cast<double>(own.mean_post[k]);
       for (const auto& [id, w] : bag) {
-        const float* p = own.proj.data() + static_cast<size_t>(id) * L;
+        const float* p = own.proj_post.data() + static_cast<size_t>(id) * L;
         for (size_t k = 0; k < L; ++k) z[k] += static_cast<double>(w) * p[k];
       }
-      for (size_t k = 0; k < L; ++k) z[k] -= own.mean[k];
-      std::fill(zp.begin(), zp.end(), 0.0);
-      for (size_t i = 0; i < L; ++i) {
-        const float* m = own.post.data() + i * L;
-        for (size_t k = 0; k < L; ++k) zp[k] += z[i] * m[k];
-      }
       std::span<float> lsa = row.subspan(2 * B, L);
-      for (size_t k = 0; k < L; ++k) lsa[k] = static_cast<float>(zp[k]);
+      for (size_t k = 0; k < L; ++k) lsa[k] = static_cast<float>(z[k]);
       l2_normalise(lsa);
       for (float& x : lsa) x *= t.lsa_weight;
     }
@@ -287,6 +301,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load(const std::string& path) {
   load_lang(f, "trg", t->trg, t->lsa_dim);
   load_csr(f, "fwd", t->fwd, t->src.size(), t->trg.size());
   load_csr(f, "rev", t->rev, t->trg.size(), t->src.size());
+  fold_post(*t);
   auto e = std::make_unique<LexicalEncoder>(std::move(t));
   e->config_ = std::move(c);
   return e;

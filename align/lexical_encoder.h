@@ -69,6 +69,8 @@ struct LexicalOptions {
   int buckets = 1024;      // per half of the bags block
   int lsa_dim = 256;       // 0: no LSA block
   int char_buckets = 256;  // 0: no character n-gram block
+  uint32_t lsa_vocab = 30000;  // the SVD's words per side (most frequent); others project to zero
+  size_t lsa_rows = 50000;     // the SVD's pairs at most, evenly spaced
   double bags_weight = 1.0, lsa_weight = 0.3, char_weight = 0.2;
   LexicalPost post;
   uint64_t seed = 1;

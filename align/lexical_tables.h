@@ -21,6 +21,8 @@ struct LexicalLang {
   std::vector<float> proj;           // [V, lsa_dim]
   std::vector<float> mean;           // [lsa_dim]
   std::vector<float> post;           // [lsa_dim, lsa_dim], row-major: z' = (z - mean) · post
+  // proj · post and mean · post, so encoding is one sum over the words (fold_post()).
+  std::vector<float> proj_post, mean_post;
   uint32_t size() const { return static_cast<uint32_t>(idf.size()); }
   std::string_view word(uint32_t id) const {
     return {reinterpret_cast<const char*>(bytes.data()) + offsets[id], static_cast<size_t>(offsets[id + 1] - offsets[id])};
@@ -42,6 +44,9 @@ struct LexicalEncoder::Tables {
   float bags_weight = 1, lsa_weight = 0, char_weight = 0;
   uint64_t seed = 1;
 };
+
+// Fills proj_post and mean_post of both languages from proj, mean and post.
+void fold_post(LexicalEncoder::Tables& t);
 
 // A sparse vector as (id, weight), ids increasing.
 using SparseBag = std::vector<std::pair<uint32_t, float>>;

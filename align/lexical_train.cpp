@@ -109,6 +109,42 @@ SpMat bag_matrix(const std::vector<SparseBag>& bags, uint32_t cols) {
   return m;
 }
 
+// The LSA column of each word id: the `keep` most frequent words (ties by
+// id) get columns in id order, the others -1.
+std::vector<int> lsa_columns(const Vocab& v, uint32_t keep) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 1; i < v.size(); ++i) order.push_back(i);
+  if (order.size() > keep) {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return v.counts[a] > v.counts[b]; });
+    order.resize(keep);
+    std::sort(order.begin(), order.end());
+  }
+  std::vector<int> map(v.size(), -1);
+  for (size_t k = 0; k < order.size(); ++k) map[order[k]] = static_cast<int>(k);
+  return map;
+}
+
+uint32_t columns(const std::vector<int>& map) {
+  int n = 0;
+  for (int c : map) n = std::max(n, c + 1);
+  return static_cast<uint32_t>(n);
+}
+
+SparseBag remap(const SparseBag& b, const std::vector<int>& map) {
+  SparseBag r;
+  for (const auto& [id, w] : b)
+    if (map[id] >= 0) r.emplace_back(static_cast<uint32_t>(map[id]), w);
+  return r;
+}
+
+// The projection of every word: its LSA column's row, or zeros.
+Mat expand(const Mat& small, const std::vector<int>& map) {
+  Mat full = Mat::Zero(static_cast<Eigen::Index>(map.size()), small.cols());
+  for (size_t i = 0; i < map.size(); ++i)
+    if (map[i] >= 0) full.row(static_cast<Eigen::Index>(i)) = small.row(map[i]);
+  return full;
+}
+
 // Right singular vectors of the d largest singular values of [Xs Xt]
 // (randomised range finder with two power iterations, Halko et al. 2011).
 Mat top_right_singular(const SpMat& xs, const SpMat& xt, int d, uint64_t seed) {
@@ -182,6 +218,7 @@ void check(const LexicalOptions& o) {
   if (o.buckets + o.lsa_dim + o.char_buckets == 0) bad("every block has size 0: give --buckets, --lsa-dim or --char-buckets");
   if (o.post.remove_top < 0 || o.post.remove_top >= std::max(o.lsa_dim, 1)) bad("--remove-top must be below --lsa-dim");
   if (o.top_k < 1) bad("--top-k must be at least 1");
+  if (o.lsa_vocab < 1 || o.lsa_rows < 1) bad("the LSA vocabulary and rows must be at least 1");
 }
 
 }  // namespace
@@ -241,19 +278,24 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
 
   const auto t2 = Clock::now();
   if (opt.lsa_dim > 0) {
+    // The SVD sees the lsa_vocab most frequent words of each side and at most
+    // lsa_rows pairs, evenly spaced: its dense factors grow with both (a
+    // dictionary has 10^5..10^6 of each). Other words project to zero.
+    const std::vector<int> cs_map = lsa_columns(c.src_vocab, opt.lsa_vocab), ct_map = lsa_columns(c.trg_vocab, opt.lsa_vocab);
+    const size_t stride = (src.size() + opt.lsa_rows - 1) / opt.lsa_rows;
     std::vector<SparseBag> bs, bt;
-    std::vector<uint32_t> ids;
-    for (size_t i = 0; i < src.size(); ++i) {
+    for (size_t i = 0; i < src.size(); i += stride) {
       auto s = c.src.sentence(i), u = c.trg.sentence(i);
-      bs.push_back(own_bag({s.begin(), s.end()}, t->src.idf));
-      bt.push_back(own_bag({u.begin(), u.end()}, t->trg.idf));
+      bs.push_back(remap(own_bag({s.begin(), s.end()}, t->src.idf), cs_map));
+      bt.push_back(remap(own_bag({u.begin(), u.end()}, t->trg.idf), ct_map));
     }
-    const SpMat xs = bag_matrix(bs, t->src.size()), xt = bag_matrix(bt, t->trg.size());
+    const SpMat xs = bag_matrix(bs, columns(cs_map)), xt = bag_matrix(bt, columns(ct_map));
     const Mat v = top_right_singular(xs, xt, opt.lsa_dim, opt.seed);
     const Eigen::Index d = v.cols();
     t->lsa_dim = static_cast<int>(d);  // fewer when the corpus is smaller than asked
-    const Mat ps = v.topRows(xs.cols()), pt = v.bottomRows(xt.cols());
-    const Mat zs = xs * ps, zt = xt * pt;
+    const Mat ps_small = v.topRows(xs.cols()), pt_small = v.bottomRows(xt.cols());
+    const Mat zs = xs * ps_small, zt = xt * pt_small;
+    const Mat ps = expand(ps_small, cs_map), pt = expand(pt_small, ct_map);
     const double n = static_cast<double>(zs.rows());
     Eigen::RowVectorXd ms = Eigen::RowVectorXd::Zero(d), mt = Eigen::RowVectorXd::Zero(d);
     if (opt.post.center) {
@@ -298,6 +340,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   st.lsa_s = since(t2);
   st.total_s = since(t0);
 
+  fold_post(*t);
   auto e = std::make_unique<LexicalEncoder>(t);
   nlohmann::ordered_json& cfg = e->config_;
   cfg["kind"] = kKind;
@@ -319,6 +362,8 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   cfg["ibm1_iterations"] = opt.ibm1_iterations;
   cfg["min_prob"] = opt.min_prob;
   cfg["top_k"] = opt.top_k;
+  cfg["lsa_vocab"] = opt.lsa_vocab;
+  cfg["lsa_rows"] = opt.lsa_rows;
   cfg["seed"] = opt.seed;
   cfg["pairs"] = st.pairs;
   cfg["src_vocab"] = st.src_vocab;
