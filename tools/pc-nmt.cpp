@@ -29,7 +29,8 @@ struct Args : mt::TrainSettings {
   std::string model;
   bool vocab = false;
   int beam = 1, n_best = 0;
-  std::string length_penalty = "gnmt", stats;
+  std::string length_penalty = "gnmt", stats, decode = "greedy", draft = "pad";
+  int block = 4;
   double alpha = 0.6;
 };
 
@@ -76,9 +77,7 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::TranslateOptions opt;
   opt.decode.batch_size = a.batch_size;
   opt.decode.max_len_factor = a.max_len_factor;
-  if (a.n_best > a.beam) throw cli::UsageError(fmt::format("--n-best {} needs --beam {} or more", a.n_best, a.n_best));
-  opt.beam = {a.beam, std::max(1, a.n_best), mt::parse_length_penalty(a.length_penalty), a.alpha};
-  opt.n_best_rows = a.n_best > 0;
+  mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft);
   auto src = open_input(in_path);
   LineReader lines(*src, c.max_line);
   Output out(c.output);
@@ -90,11 +89,10 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (stats) stats->commit();
   ctx.set_count("sentences", n.sentences);
   if (n.empty) ctx.set_count("empty", n.empty);
-  if (stats) {
-    ctx.set_count("decoder passes", n.passes);
+  if (stats) ctx.set_count("decoder passes", n.passes);
+  if (stats)
     ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,
                          n.median_tokens_per_pass, n.median_ms));
-  }
 }
 
 void inspect(const cli::Common& c, const Args& a) {
@@ -176,11 +174,14 @@ int main(int argc, char** argv) {
   decoding_options(tr_cmd, a);
   tr_cmd.group("Search");
   tr_cmd.option("beam", "K", &a.beam, "beam size (1: greedy decoding)").range(1, 1024);
-  tr_cmd.option("n-best", "N", &a.n_best, "write the N best (N <= --beam): SENTENCE TAB TEXT TAB SCORE, best first "
-                "(0: one line per sentence)").range(0, 1024);
+  tr_cmd.option("n-best", "N", &a.n_best, "write N best rows SENTENCE TAB TEXT TAB SCORE (0: a line each)").range(0, 1024);
   tr_cmd.choice("length-penalty", "LP", &a.length_penalty, {"none", "gnmt", "marian"},
                 "beam ranking: log P / ((5+len)/6)^alpha (gnmt), / len^alpha (marian), log P (none)");
   tr_cmd.option("alpha", "X", &a.alpha, "length penalty exponent").range(0, 10);
+  tr_cmd.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
+                "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
+  tr_cmd.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 8);
+  tr_cmd.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram"}, "guesses for new positions of a parallel pass");
   tr_cmd.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");
   tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");

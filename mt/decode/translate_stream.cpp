@@ -34,6 +34,16 @@ TranslationModel::TranslationModel(const std::string& path)
       src(side_tokenizer(with_spm(file.vocabs(), path), true, path)),
       trg(side_tokenizer(file.vocabs(), false, path)) {}
 
+void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
+                const std::string& decode, int block, const std::string& draft) {
+  if (n_best > beam) throw corpus::ConfigError(fmt::format("--n-best {} needs --beam {} or more", n_best, n_best));
+  if (decode != "greedy" && (beam > 1 || n_best > 0))
+    throw corpus::ConfigError("--decode " + decode + " is greedy's search: give no --beam or --n-best");
+  opt.beam = {beam, std::max(1, n_best), parse_length_penalty(length_penalty), alpha};
+  opt.n_best_rows = n_best > 0;
+  opt.parallel = {parse_decode_mode(decode), block, parse_draft_source(draft)};
+}
+
 TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,
                                  const TranslateOptions& opt, const std::function<void(uint64_t)>& progress) {
   const Config& cfg = model.file.config();
@@ -49,6 +59,9 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     std::vector<SentenceStats> st;
     if (opt.beam.beam > 1 || opt.n_best_rows) {
       hyps = beam_translate(cfg, model.file.params(), chunk, opt.decode, opt.beam, &st);
+    } else if (opt.parallel.mode != DecodeMode::kGreedy) {
+      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st))
+        hyps.push_back({Hypothesis{std::move(h), 0, 0}});
     } else {
       for (auto& h : greedy_translate(cfg, model.file.params(), chunk, opt.decode, &st))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});

@@ -10,6 +10,7 @@
 #include "libcorpus/core/output.h"
 #include "mt/decode/beam.h"
 #include "mt/decode/greedy.h"
+#include "mt/decode/parallel.h"
 #include "mt/model/model_file.h"
 #include "mt/spm/spm.h"
 
@@ -28,6 +29,9 @@ struct TranslateOptions {
   DecodeOptions decode;
   // beam.beam 1: greedy decoding; more: beam search.
   BeamOptions beam{1, 1, LengthPenalty::kGnmt, 0.6};
+  // A mode other than greedy: parallel decoding (with beam.beam 1), each
+  // sentence alone, greedy's output.
+  ParallelOptions parallel{DecodeMode::kGreedy, 4, DraftSource::kPad};
   // Write the n-best list (beam.n_best rows per sentence: SENTENCE TAB TEXT
   // TAB SCORE, SENTENCE counted from 0, best first) instead of one line each.
   bool n_best_rows = false;
@@ -38,6 +42,13 @@ struct TranslateOptions {
   // every batch full, few enough to keep memory bounded on any input.
   int batches_per_chunk = 64;
 };
+
+// Sets the search of `opt` from pc-nmt translate's settings (n_best 0: one
+// line per sentence); a corpus::ConfigError for names or combinations that
+// do not go together (an n-best list longer than the beam, a parallel mode
+// with a beam).
+void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
+                const std::string& decode, int block, const std::string& draft);
 
 struct TranslateCounts {
   uint64_t sentences = 0;

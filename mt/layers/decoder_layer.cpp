@@ -27,8 +27,13 @@ void cached_self_attention(const AttnWeights<T>& w, const T* in, T* y, const Dec
   store_rows(sc.k.data(), kv.self_k.data(), r, kv.capacity, C);
   linear_forward<T>(in, w.wv, w.bv, sc.k.data(), N, C, C);
   store_rows(sc.k.data(), kv.self_v.data(), r, kv.capacity, C);
-  attention_core<T>(sc.q.data(), kv.self_k.data(), kv.self_v.data(), sc.ctx.data(), nullptr, r.B, r.Tq, r.t0 + r.Tq,
-                    r.Tq, kv.capacity, C, H, nullptr, true, r.t0);
+  // A query row at a time, as a one-position step computes it: a row's
+  // result must not depend on how many rows run with it (the parallel
+  // decoding modes accept a token only when it equals greedy's).
+  for (int i = 0; i < r.Tq; ++i)
+    attention_core<T>(sc.q.data() + static_cast<int64_t>(i) * C, kv.self_k.data(), kv.self_v.data(),
+                      sc.ctx.data() + static_cast<int64_t>(i) * C, nullptr, r.B, 1, r.t0 + i + 1, r.Tq, kv.capacity, C,
+                      H, nullptr, false, 0);
   linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
 }
 
@@ -39,8 +44,10 @@ void cached_cross_attention(const AttnWeights<T>& w, const T* in, T* y, const De
   const int64_t n = static_cast<int64_t>(N) * C;
   sc.q.resize(n), sc.ctx.resize(n);
   linear_forward<T>(in, w.wq, w.bq, sc.q.data(), N, C, C);
-  attention_core<T>(sc.q.data(), kv.cross_k.data(), kv.cross_v.data(), sc.ctx.data(), nullptr, r.B, r.Tq, r.S, r.Tq,
-                    r.S, C, H, r.src_len, false, 0);
+  for (int i = 0; i < r.Tq; ++i)  // a row at a time, as above
+    attention_core<T>(sc.q.data() + static_cast<int64_t>(i) * C, kv.cross_k.data(), kv.cross_v.data(),
+                      sc.ctx.data() + static_cast<int64_t>(i) * C, nullptr, r.B, 1, r.S, r.Tq, r.S, C, H, r.src_len,
+                      false, 0);
   linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
 }
 

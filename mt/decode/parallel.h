@@ -1,0 +1,55 @@
+// Parallel decoding that gives exactly greedy's output (Santilli et al.,
+// ACL 2023): greedy decoding as a fixed-point system, solved by running a
+// block of guessed positions in one decoder pass and keeping what the model
+// confirms.
+//
+// A pass runs the last accepted token and b - 1 guesses at positions
+// t0 .. t0+b-1 against the KV cache. Its first output is greedy's next token
+// (it sees only the accepted prefix); each further output is accepted while
+// the guess before it equals the model's output there, so a pass accepts
+// 1 .. b tokens and the result is greedy's, token for token. Guesses are the
+// previous pass's outputs (the Jacobi iterate) and, for positions not
+// guessed yet, a draft. It relies on a row's result not depending on the
+// rows run with it: b <= kFewRows (the few-row kernel) and attention a row
+// at a time (mt/layers/decoder_layer.cpp).
+//
+// Each sentence is decoded alone (batch size 1); sentences run on the threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mt/decode/greedy.h"
+
+namespace mt {
+
+enum class DecodeMode {
+  kGreedy,
+  kJacobi,    // a window of b positions from the first one not accepted; stops at EOS
+  kGsJacobi,  // Gauss-Seidel Jacobi: fixed blocks of b, each iterated until settled, up to the length limit
+  kHybrid,    // as gs-jacobi, stopping after the first settled block holding EOS (no length needed)
+};
+enum class DraftSource {
+  kPad,    // PAD for every new position (plain Jacobi)
+  kCopy,   // the source tokens after the last accepted token's last occurrence in the source, else the
+           // source token at the same position (joint vocabulary only)
+  kNgram,  // a pool of the sentence's earlier passes: after token x, the model's last output after x
+};
+DecodeMode parse_decode_mode(const std::string& name);   // throws corpus::ConfigError
+DraftSource parse_draft_source(const std::string& name);  // throws corpus::ConfigError
+
+struct ParallelOptions {
+  DecodeMode mode = DecodeMode::kJacobi;
+  int block = 4;  // b, 1 .. kFewRows
+  DraftSource draft = DraftSource::kPad;
+};
+
+// As greedy_translate (same output, token for token, as at batch size 1).
+// With `stats`, passes and tokens per sentence show what each pass gained.
+std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const float* params,
+                                                     const std::vector<std::vector<int32_t>>& src,
+                                                     const DecodeOptions& opt, const ParallelOptions& popt,
+                                                     std::vector<SentenceStats>* stats = nullptr);
+
+}  // namespace mt
