@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -35,22 +37,16 @@ void l2_normalise(std::span<float> v) {
 }
 
 void fold_post(LexicalEncoder::Tables& t) {
-  const size_t L = static_cast<size_t>(t.lsa_dim);
+  using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Index L = t.lsa_dim;
   for (LexicalLang* l : {&t.src, &t.trg}) {
-    const size_t v = l->idf.size();
-    l->proj_post.assign(v * L, 0.0f);
-    l->mean_post.assign(L, 0.0f);
-    std::vector<double> acc(L);
-    for (size_t r = 0; r <= v; ++r) {  // row v: the mean
-      const float* in = r < v ? l->proj.data() + r * L : l->mean.data();
-      std::fill(acc.begin(), acc.end(), 0.0);
-      for (size_t i = 0; i < L; ++i) {
-        const float* m = l->post.data() + i * L;
-        for (size_t k = 0; k < L; ++k) acc[k] += static_cast<double>(in[i]) * m[k];
-      }
-      float* o = r < v ? l->proj_post.data() + r * L : l->mean_post.data();
-      for (size_t k = 0; k < L; ++k) o[k] = static_cast<float>(acc[k]);
-    }
+    const Eigen::Index v = static_cast<Eigen::Index>(L ? l->proj.size() / static_cast<size_t>(L) : 0);
+    l->proj_post.assign(static_cast<size_t>(v * L), 0.0f);
+    l->mean_post.assign(static_cast<size_t>(L), 0.0f);
+    if (L == 0) continue;
+    const Eigen::Map<const RowMat> post(l->post.data(), L, L);
+    Eigen::Map<RowMat>(l->proj_post.data(), v, L) = Eigen::Map<const RowMat>(l->proj.data(), v, L) * post;
+    Eigen::Map<RowMat>(l->mean_post.data(), 1, L) = Eigen::Map<const RowMat>(l->mean.data(), 1, L) * post;
   }
 }
 
@@ -142,7 +138,12 @@ void load_lang(const st::File& f, const std::string& p, LexicalLang& l, int d) {
     if (!(l.word(i - 1) < l.word(i))) corrupt(f.path(), p + " vocabulary is not sorted");
   if (d > 0) {
     const uint64_t ud = static_cast<uint64_t>(d);
-    l.proj = copy_of<float>(f, p + ".lsa.proj", {v, ud});
+    l.lsa_row = copy_of<uint32_t>(f, p + ".lsa.rows", {v});
+    const auto& pi = f.info(p + ".lsa.proj", st::Dtype::kF32, 2);
+    if (pi.shape[1] != ud) corrupt(f.path(), p + ".lsa.proj has the wrong width");
+    for (uint32_t r : l.lsa_row)
+      if (r != UINT32_MAX && r >= pi.shape[0]) corrupt(f.path(), p + ".lsa.rows points past .lsa.proj");
+    l.proj = copy_of<float>(f, p + ".lsa.proj", {pi.shape[0], ud});
     l.mean = copy_of<float>(f, p + ".lsa.mean", {ud});
     l.post = copy_of<float>(f, p + ".lsa.post", {ud, ud});
   }
@@ -228,7 +229,8 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
     if (L > 0) {
       for (size_t k = 0; k < L; ++k) z[k] = -static_cast<double>(own.mean_post[k]);
       for (const auto& [id, w] : bag) {
-        const float* p = own.proj_post.data() + static_cast<size_t>(id) * L;
+        if (own.lsa_row[id] == UINT32_MAX) continue;
+        const float* p = own.proj_post.data() + static_cast<size_t>(own.lsa_row[id]) * L;
         for (size_t k = 0; k < L; ++k) z[k] += static_cast<double>(w) * p[k];
       }
       std::span<float> lsa = row.subspan(2 * B, L);
@@ -259,7 +261,8 @@ void LexicalEncoder::save(const std::string& path) const {
     w.add<uint8_t>(p + ".vocab.bytes", l->bytes);
     w.add<float>(p + ".vocab.idf", l->idf);
     if (L > 0) {
-      w.add<float>(p + ".lsa.proj", l->proj, {l->idf.size(), L});
+      w.add<uint32_t>(p + ".lsa.rows", l->lsa_row);
+      w.add<float>(p + ".lsa.proj", l->proj, {l->proj.size() / L, L});
       w.add<float>(p + ".lsa.mean", l->mean);
       w.add<float>(p + ".lsa.post", l->post, {L, L});
     }

@@ -25,7 +25,8 @@
 //   {src,trg}.vocab.offsets U64 [V+1], .bytes U8, .idf F32 [V]  (word 0 = "")
 //   fwd.indptr U64 [Vs+1], fwd.indices U32, fwd.values F32   t(trg | src)
 //   rev.*                                                    t(src | trg)
-//   {src,trg}.lsa.proj F32 [V, lsa_dim], .mean F32 [lsa_dim], .post F32 [lsa_dim, lsa_dim]
+//   {src,trg}.lsa.rows U32 [V]  each word's row of .lsa.proj, or 2^32-1 (no LSA vector)
+//   {src,trg}.lsa.proj F32 [R, lsa_dim], .mean F32 [lsa_dim], .post F32 [lsa_dim, lsa_dim]
 // The vocabulary ids are those of the IBM1 model trained in the same run
 // (byte order, binary-searchable where mapped).
 //

@@ -18,7 +18,8 @@ struct LexicalLang {
   std::vector<uint64_t> offsets{0};  // word w is bytes[offsets[w], offsets[w+1]); word 0 is ""
   std::vector<uint8_t> bytes;
   std::vector<float> idf;            // [V]
-  std::vector<float> proj;           // [V, lsa_dim]
+  std::vector<uint32_t> lsa_row;     // [V]: the word's row of proj, UINT32_MAX for none (projects to 0)
+  std::vector<float> proj;           // [R, lsa_dim]: the words the SVD saw
   std::vector<float> mean;           // [lsa_dim]
   std::vector<float> post;           // [lsa_dim, lsa_dim], row-major: z' = (z - mean) · post
   // proj · post and mean · post, so encoding is one sum over the words (fold_post()).

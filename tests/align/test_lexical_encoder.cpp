@@ -169,3 +169,20 @@ TEST_CASE("lexical encoder: a model of another kind is refused with the file nam
   bad.post.remove_top = 32;
   CHECK_THROWS_AS(LexicalEncoder::train(sample_pairs(10), bad), corpus::ConfigError);
 }
+
+TEST_CASE("lexical encoder: the LSA block covers the lsa_vocab most frequent words, and the file holds only their rows") {
+  TmpDir d;
+  LexicalOptions o = small_options();
+  o.lsa_vocab = 50;
+  o.lsa_rows = 100;  // every fourth of the 400 pairs
+  const auto pairs = sample_pairs(400);
+  const auto e = LexicalEncoder::train(pairs, o);
+  e->save(d.path("m.st"));
+  const corpus::safetensors::File f(d.path("m.st"));
+  CHECK(f.tensors().at("src.lsa.proj").shape == std::vector<uint64_t>{50, 32});
+  CHECK(f.tensors().at("trg.lsa.proj").shape == std::vector<uint64_t>{50, 32});
+  CHECK(f.tensors().at("src.lsa.rows").shape[0] == f.tensors().at("src.vocab.idf").shape[0]);
+  const auto l = LexicalEncoder::load(d.path("m.st"));
+  std::vector<std::string> s{pairs[3].first, pairs[9].first, "Firefox"};
+  CHECK(encode_all(*l, s, SentenceEncoder::Side::kSource) == encode_all(*e, s, SentenceEncoder::Side::kSource));
+}
