@@ -1,0 +1,254 @@
+#include "filter/rules.h"
+
+#include <fmt/format.h>
+#include <unicode/uscript.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "filter/text_stats.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/input.h"
+#include "libcorpus/core/line_reader.h"
+#include "filter/lid.h"
+
+namespace filter {
+
+// Per-pair views computed once, on first use by a rule.
+struct SidePair {
+  std::string_view s, t;
+  mutable std::optional<TextStats> ss, ts;
+  const TextStats& src() const {
+    if (!ss) ss = text_stats(s);
+    return *ss;
+  }
+  const TextStats& trg() const {
+    if (!ts) ts = text_stats(t);
+    return *ts;
+  }
+};
+
+namespace {
+
+std::string lower_ascii(std::string_view s) {
+  std::string r(s);
+  for (char& c : r)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c | 0x20);
+  return r;
+}
+
+std::vector<int> scripts_of(const std::string& lang) {
+  std::vector<int> v;
+  if (lang.empty()) return v;
+  UScriptCode codes[8];
+  UErrorCode e = U_ZERO_ERROR;
+  int n = uscript_getCode(std::string(primary_language(lang)).c_str(), codes, 8, &e);
+  if (U_FAILURE(e) || n <= 0)
+    throw corpus::ConfigError("no script is known for language '" + lang + "' (rule script)",
+                              "give an ISO 639 code with -s/-t, or leave the script rule out of --chain");
+  for (int i = 0; i < n; ++i) v.push_back(codes[i]);
+  // Japanese is written in Han and both kanas; ICU names the combined code.
+  if (std::find(v.begin(), v.end(), USCRIPT_JAPANESE) != v.end())
+    for (int c : {USCRIPT_HAN, USCRIPT_HIRAGANA, USCRIPT_KATAKANA}) v.push_back(c);
+  if (std::find(v.begin(), v.end(), USCRIPT_KOREAN) != v.end())
+    for (int c : {USCRIPT_HAN, USCRIPT_HANGUL}) v.push_back(c);
+  if (std::find(v.begin(), v.end(), USCRIPT_SIMPLIFIED_HAN) != v.end() ||
+      std::find(v.begin(), v.end(), USCRIPT_TRADITIONAL_HAN) != v.end())
+    v.push_back(USCRIPT_HAN);
+  return v;
+}
+
+double share(uint32_t part, uint32_t whole) { return whole ? static_cast<double>(part) / whole : 0.0; }
+
+// A side is unbalanced when some bracket kind opens and closes a different
+// number of times, or it holds an odd number of '"'. Translators add
+// parentheses and quotes, so only a difference in balance counts.
+bool unbalanced(std::string_view s) {
+  int open[3] = {}, close[3] = {}, quotes = 0;
+  for (char c : s) {
+    switch (c) {
+      case '(': ++open[0]; break;
+      case ')': ++close[0]; break;
+      case '[': ++open[1]; break;
+      case ']': ++close[1]; break;
+      case '{': ++open[2]; break;
+      case '}': ++close[2]; break;
+      case '"': ++quotes; break;
+      default: break;
+    }
+  }
+  return open[0] != close[0] || open[1] != close[1] || open[2] != close[2] || quotes % 2;
+}
+
+bool script_fails(const TextStats& st, const std::vector<int>& want) {
+  if (st.letters < 3) return false;
+  uint32_t in = 0;
+  for (size_t k = 0; k < 8; ++k)
+    if (std::find(want.begin(), want.end(), st.script_code[k]) != want.end()) in += st.script_letters[k];
+  return in == 0;
+}
+
+bool untranslated(std::string_view s, std::string_view t, double thr) {
+  std::vector<std::string> sw, tw;
+  letter_words(s, sw);
+  if (sw.size() < 3) return false;
+  letter_words(t, tw);
+  std::unordered_set<std::string> tset(tw.begin(), tw.end());
+  size_t hit = 0;
+  for (const auto& w : sw) hit += tset.count(w);
+  return static_cast<double>(hit) >= thr * static_cast<double>(sw.size());
+}
+
+}  // namespace
+
+std::string_view primary_language(std::string_view code) {
+  size_t p = code.find_first_of("-_");
+  return p == std::string_view::npos ? code : code.substr(0, p);
+}
+
+bool is_url_or_email(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  if (s.empty() || s.find(' ') != std::string_view::npos) return false;
+  std::string l = lower_ascii(s);
+  if (l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://") || l.starts_with("www."))
+    return true;
+  size_t at = l.find('@');
+  return at != std::string::npos && at > 0 && l.find('.', at) != std::string::npos && l.find('.', at) + 1 < l.size();
+}
+
+bool has_debris(std::string_view s) {
+  // Markup a message would not hold (inline <b> or <i> are placeholders),
+  // entity debris, and the navigation, cookie and copyright lines of pages.
+  static constexpr std::string_view kNeedles[] = {
+      "<div", "<span", "<script", "<style", "<a href", "<img", "<table", "<td", "<tr", "<li>", "<ul", "<p>",
+      "</div", "</span", "</p>", "</li>", "<!--", "-->", "&nbsp", "&amp;", "&lt;", "&gt;", "&quot;", "&#",
+      "javascript:", "cookie", "all rights reserved", "copyright ©", "(c) copyright", "skip to content",
+      "skip to main", "privacy policy", "terms of use", "terms and conditions", "click here", "read more",
+      "back to top", "subscribe to our", "follow us", "powered by"};
+  std::string l = lower_ascii(s);
+  for (std::string_view n : kNeedles)
+    if (l.find(n) != std::string::npos) return true;
+  // Breadcrumbs and menus: two or more separators between short items.
+  int seps = 0;
+  for (std::string_view sep : {" | ", " » ", " > ", " · ", " / "}) {
+    for (size_t p = l.find(sep); p != std::string::npos; p = l.find(sep, p + sep.size())) ++seps;
+  }
+  if (seps >= 2) return true;
+  return l.find("\xc2\xa9") != std::string::npos && (l.find("20") != std::string::npos || l.find("19") != std::string::npos);
+}
+
+RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)
+    : chain_(chain), src_lang_(std::move(src_lang)), trg_lang_(std::move(trg_lang)) {
+  for (const Rule& r : chain_.rules) {
+    if (r.needs_langs() && (src_lang_.empty() || trg_lang_.empty()))
+      throw corpus::ConfigError("rule " + r.name() + " needs both languages",
+                                "give -s/--src-lang and -t/--trg-lang, or leave " + r.name() + " out of --chain");
+    if (r.kind == RuleKind::kLid) {
+      src_lid_ = std::make_shared<LanguageCheck>(src_lang_);
+      trg_lid_ = std::make_shared<LanguageCheck>(trg_lang_);
+    }
+    if (r.kind == RuleKind::kScript) {
+      src_scripts_ = scripts_of(src_lang_);
+      trg_scripts_ = scripts_of(trg_lang_);
+    }
+    if (r.kind == RuleKind::kPatterns) {
+      auto in = corpus::open_input(r.arg);
+      corpus::LineReader lines(*in);
+      std::string_view view;
+      while (lines.next(view)) {
+        std::string line(view);
+        if (line.empty() || line[0] == '#') continue;
+        try {
+          patterns_.emplace_back(line, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+          throw corpus::ConfigError(fmt::format("bad regular expression '{}': {}", line, e.what()))
+              .at(r.arg, lines.line_number());
+        }
+      }
+    }
+  }
+}
+
+bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const SidePair& p,
+                    const PairScores& sc) const {
+  switch (r.kind) {
+    case RuleKind::kLen:
+      return p.src().chars < r.a || p.src().chars > r.b || p.trg().chars < r.a || p.trg().chars > r.b;
+    case RuleKind::kWords: {
+      auto bad = [&](const TextStats& st) { return st.spaceless * 2 < st.letters && (st.words < r.a || st.words > r.b); };
+      return bad(p.src()) || bad(p.trg());
+    }
+    case RuleKind::kRatio: {
+      double a = p.src().ratio_length() + 5, b = p.trg().ratio_length() + 5;
+      return std::max(a, b) > r.a * std::min(a, b);
+    }
+    case RuleKind::kSame: {
+      std::string ks, kt;
+      letters_key(s, ks);
+      letters_key(t, kt);
+      return !ks.empty() && ks == kt;
+    }
+    case RuleKind::kUntranslated: return untranslated(s, t, r.a);
+    case RuleKind::kAlpha:
+      return share(p.src().letters, p.src().nonspace) < r.a || share(p.trg().letters, p.trg().nonspace) < r.a;
+    case RuleKind::kDigits:
+      return share(p.src().digits, p.src().nonspace) > r.a || share(p.trg().digits, p.trg().nonspace) > r.a;
+    case RuleKind::kUrl: return is_url_or_email(s) || is_url_or_email(t);
+    case RuleKind::kNumbers: {
+      std::vector<std::string_view> ns, nt;
+      number_tokens(s, ns);
+      number_tokens(t, nt);
+      return ns != nt;
+    }
+    case RuleKind::kBrackets: return unbalanced(s) != unbalanced(t);
+    case RuleKind::kPlaceholders: {
+      std::vector<std::string> ps, pt;
+      placeholders(s, ps);
+      placeholders(t, pt);
+      return ps != pt;
+    }
+    case RuleKind::kRepeat: {
+      auto bad = [&](const TextStats& st) { return st.longest_word_run >= r.a || st.longest_char_run >= 3 * r.a; };
+      return bad(p.src()) || bad(p.trg());
+    }
+    case RuleKind::kCaps: {
+      auto bad = [&](const TextStats& st) { return st.letters >= 10 && share(st.upper, st.letters) > r.a; };
+      return bad(p.src()) || bad(p.trg());
+    }
+    case RuleKind::kLid: {
+      // CLD2 reliably calls many short technical sentences English (or the
+      // other side's language, which shares their terms): such a guess on a
+      // side of fewer than 10 words is not taken as evidence. Copies are
+      // left to same and untranslated.
+      auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& other, const TextStats& st) {
+        std::string g = lc.guess(x);
+        if (g == "und" || g == primary_language(lc.language())) return false;
+        return !(st.words < 10 && (g == "en" || g == primary_language(other)));
+      };
+      return bad(*src_lid_, s, trg_lang_, p.src()) || bad(*trg_lid_, t, src_lang_, p.trg());
+    }
+    case RuleKind::kScript: return script_fails(p.src(), src_scripts_) || script_fails(p.trg(), trg_scripts_);
+    case RuleKind::kDebris: return has_debris(s) || has_debris(t);
+    case RuleKind::kPatterns:
+      for (const auto& re : patterns_)
+        if (std::regex_search(s.begin(), s.end(), re) || std::regex_search(t.begin(), t.end(), re)) return true;
+      return false;
+    // A missing score (NaN: an empty side) fails its threshold.
+    case RuleKind::kIbm1: return !(sc.ibm1 >= r.a);
+    case RuleKind::kCos: return !(sc.cos >= r.a);
+    case RuleKind::kScore: return !(sc.clean >= r.a);
+    case RuleKind::kDedup: case RuleKind::kMaxTrg: case RuleKind::kMaxSrc: return false;
+  }
+  return false;
+}
+
+int RuleSet::first_failure(std::string_view src, std::string_view trg, const PairScores& scores) const {
+  SidePair p{src, trg, {}, {}};
+  for (size_t i = 0; i < chain_.rules.size(); ++i)
+    if (fails(chain_.rules[i], src, trg, p, scores)) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace filter

@@ -1,0 +1,55 @@
+// The stateless hard rules: one pair in, the first rule of the chain it
+// fails out. Thread-safe (a RuleSet is read-only once built).
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter/chain.h"
+
+namespace filter {
+
+// Scores computed for a pair (NaN when that scorer is not in use).
+struct PairScores {
+  double ibm1 = std::numeric_limits<double>::quiet_NaN();
+  double cos = std::numeric_limits<double>::quiet_NaN();
+  double clean = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct SidePair;
+class LanguageCheck;
+
+class RuleSet {
+ public:
+  // `src_lang`/`trg_lang` may be empty unless the chain has lid or script
+  // (ConfigError). Reads the patterns file (Error naming it).
+  RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang);
+
+  // The index in chain.rules of the first stateless rule the pair fails, or
+  // -1. Dedup and limits are left to the caller.
+  int first_failure(std::string_view src, std::string_view trg, const PairScores& scores) const;
+
+  const Chain& chain() const { return chain_; }
+
+ private:
+  bool fails(const Rule& r, std::string_view src, std::string_view trg, const SidePair& p,
+             const PairScores& scores) const;
+  Chain chain_;
+  std::string src_lang_, trg_lang_;
+  std::vector<int> src_scripts_, trg_scripts_;
+  std::vector<std::regex> patterns_;
+  std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
+};
+
+// Exposed for tests: the rules' views of one side.
+bool is_url_or_email(std::string_view s);
+bool has_debris(std::string_view s);
+// The language part of a code: "pt_BR" -> "pt", "zh-Hant" -> "zh".
+std::string_view primary_language(std::string_view code);
+
+}  // namespace filter

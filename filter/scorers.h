@@ -1,0 +1,38 @@
+// Pair scores for pc-clean: the IBM1 lexical score of a pc-ibm1 model in
+// Bicleaner's q_max style, the cosine of a sentence encoder, and their
+// combination clean_score. Thread-safe: per-thread tokenizers inside.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "align/encoder.h"
+#include "align/ibm1_model.h"
+#include "filter/rules.h"
+
+namespace filter {
+
+class PairScorer {
+ public:
+  // Either may be null; the scorer keeps pointers (they must outlive it).
+  // `floor` replaces IBM1 probabilities below it (unknown words, unseen pairs).
+  PairScorer(const align::Ibm1Model* ibm1, const align::SentenceEncoder* encoder, double floor = 1e-4);
+  ~PairScorer();
+  bool active() const { return ibm1_ || encoder_; }
+  bool has_ibm1() const { return ibm1_; }
+  bool has_encoder() const { return encoder_; }
+
+  // ibm1: the smaller of q_max in the two directions (a pair must be
+  // explained both ways), NaN when a side has no tokens. cos: the encoder's
+  // cosine. clean: the mean of the scores in use, the cosine clipped at 0.
+  PairScores score(std::string_view src, std::string_view trg) const;
+
+ private:
+  const align::Ibm1Model* ibm1_;
+  const align::SentenceEncoder* encoder_;
+  double floor_;
+  struct Local;
+  std::unique_ptr<Local> local_;
+};
+
+}  // namespace filter

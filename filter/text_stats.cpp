@@ -1,0 +1,245 @@
+#include "filter/text_stats.h"
+
+#include <algorithm>
+#include <array>
+
+#include "libcorpus/core/uchar.h"
+
+namespace filter {
+
+namespace {
+
+bool ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+
+bool spaceless_script(UScriptCode sc) {
+  switch (sc) {
+    case USCRIPT_HAN: case USCRIPT_HIRAGANA: case USCRIPT_KATAKANA: case USCRIPT_THAI: case USCRIPT_LAO:
+    case USCRIPT_KHMER: case USCRIPT_MYANMAR: case USCRIPT_TIBETAN: case USCRIPT_YI:
+      return true;
+    default: return false;
+  }
+}
+
+void append_utf8(UChar32 c, std::string& out) {
+  char buf[4];
+  int32_t n = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+  U8_APPEND_UNSAFE(buf, n, c);
+#pragma GCC diagnostic pop
+  out.append(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+TextStats text_stats(std::string_view s) {
+  TextStats st;
+  // Letters per script: a few common ones by slot, the rest summed in "other".
+  std::array<uint32_t, 8> per{};
+  std::array<int, 8> code{};
+  code.fill(-2);
+  UChar32 prev = -1;
+  uint32_t run = 0;
+  bool in_word = false;
+  std::string_view word, prev_word;
+  size_t word_start = 0;
+  uint32_t wrun = 0;
+  auto end_word = [&](size_t end) {
+    if (!in_word) return;
+    in_word = false;
+    word = s.substr(word_start, end - word_start);
+    if (word == prev_word) {
+      ++wrun;
+    } else {
+      wrun = 1;
+      prev_word = word;
+    }
+    st.longest_word_run = std::max(st.longest_word_run, wrun);
+  };
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t at = i;
+    const auto b = static_cast<unsigned char>(s[i]);
+    UChar32 c;
+    bool space, letter, up = false, digit;
+    int sc;
+    if (b < 0x80) {
+      c = b;
+      ++i;
+      space = b == ' ' || b == '\t';
+      letter = ascii_letter(b);
+      up = b >= 'A' && b <= 'Z';
+      digit = b >= '0' && b <= '9';
+      sc = letter ? USCRIPT_LATIN : -1;
+    } else {
+      c = corpus::uc::at(s, i, &i);
+      space = corpus::uc::is_space(c);
+      letter = u_isalpha(c);
+      up = letter && u_isupper(c);
+      digit = u_isdigit(c);
+      sc = -1;
+      if (letter) {
+        UErrorCode e = U_ZERO_ERROR;
+        sc = uscript_getScript(c, &e);
+        if (spaceless_script(static_cast<UScriptCode>(sc))) ++st.spaceless;
+      }
+    }
+    ++st.chars;
+    if (c == prev) {
+      ++run;
+    } else {
+      run = 1;
+      prev = c;
+    }
+    if (!space) st.longest_char_run = std::max(st.longest_char_run, run);
+    if (space) {
+      end_word(at);
+      continue;
+    }
+    ++st.nonspace;
+    if (!in_word) {
+      in_word = true;
+      word_start = at;
+      ++st.words;
+    }
+    if (digit) ++st.digits;
+    if (letter) {
+      ++st.letters;
+      if (up) ++st.upper;
+      for (size_t k = 0; k < per.size(); ++k) {
+        if (code[k] == sc || code[k] == -2) {
+          code[k] = sc;
+          ++per[k];
+          break;
+        }
+      }
+    }
+  }
+  end_word(s.size());
+  uint32_t best = 0;
+  for (size_t k = 0; k < per.size(); ++k)
+    if (per[k] > best) {
+      best = per[k];
+      st.script = code[k];
+    }
+  for (size_t k = 0; k < per.size(); ++k) {
+    st.script_code[k] = code[k];
+    st.script_letters[k] = per[k];
+  }
+  return st;
+}
+
+void letters_key(std::string_view s, std::string& out) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++i;
+      if (ascii_letter(b)) out.push_back(static_cast<char>(b | 0x20));
+      else if (b >= '0' && b <= '9') out.push_back(static_cast<char>(b));
+      continue;
+    }
+    UChar32 c = corpus::uc::at(s, i, &i);
+    if (u_isalpha(c) || u_isdigit(c)) append_utf8(u_tolower(c), out);
+  }
+}
+
+void number_tokens(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      size_t b = i;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+      out.push_back(s.substr(b, i - b));
+    } else {
+      ++i;
+    }
+  }
+  std::sort(out.begin(), out.end());
+}
+
+void placeholders(std::string_view s, std::vector<std::string>& out) {
+  out.clear();
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%' && i + 1 < s.size()) {
+      if (s[i + 1] == '%') {
+        ++i;
+        continue;
+      }
+      size_t j = i + 1;
+      if (s[j] == '(') {  // %(name)s
+        size_t k = s.find(')', j);
+        if (k == std::string_view::npos || k + 1 >= s.size()) continue;
+        j = k + 1;
+      }
+      while (j < s.size() && std::string_view("0123456789$#-+ .'lhzjtqL*").find(s[j]) != std::string_view::npos) ++j;
+      if (j < s.size() && std::string_view("sdifuxXoeEgGcpn@").find(s[j]) != std::string_view::npos) {
+        // Positional %1$s and plain %s name the same argument in translations that reorder.
+        std::string p(s.substr(i, j + 1 - i));
+        size_t dollar = p.find('$');
+        if (dollar != std::string::npos) p = "%" + p.substr(dollar + 1);
+        out.push_back(std::move(p));
+        i = j;
+      }
+    } else if (c == '{') {
+      size_t k = s.find('}', i);
+      if (k == std::string_view::npos || k - i > 40 || k == i + 1) continue;
+      std::string_view in = s.substr(i + 1, k - i - 1);
+      if (in.find_first_of(" {") != std::string_view::npos) continue;
+      out.emplace_back(s.substr(i, k + 1 - i));
+      i = k;
+    } else if (c == '<') {
+      size_t j = i + 1;
+      bool close = j < s.size() && s[j] == '/';
+      if (close) ++j;
+      size_t n = j;
+      while (n < s.size() && ascii_letter(static_cast<unsigned char>(s[n]))) ++n;
+      if (n == j || n - j > 12) continue;
+      size_t k = s.find('>', n);
+      if (k == std::string_view::npos || k - i > 200) continue;
+      std::string tag = close ? "</" : "<";
+      for (size_t t = j; t < n; ++t) tag.push_back(static_cast<char>(s[t] | 0x20));
+      out.push_back(tag + ">");
+      i = k;
+    }
+  }
+  std::sort(out.begin(), out.end());
+}
+
+void letter_words(std::string_view s, std::vector<std::string>& out) {
+  out.clear();
+  std::string w;
+  bool has_letter = false;
+  auto flush = [&] {
+    if (has_letter && !w.empty()) out.push_back(w);
+    w.clear();
+    has_letter = false;
+  };
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    UChar32 c;
+    if (b < 0x80) {
+      c = b;
+      ++i;
+    } else {
+      c = corpus::uc::at(s, i, &i);
+    }
+    if (u_isalpha(c)) {
+      has_letter = true;
+      append_utf8(u_tolower(c), w);
+    } else if (u_isdigit(c)) {
+      append_utf8(c, w);
+    } else {
+      flush();
+    }
+  }
+  flush();
+}
+
+}  // namespace filter

@@ -1,0 +1,120 @@
+// The streaming run: order, dedup, limits, annotate, rejected file, bad rows,
+// and byte-identical output for any thread count.
+#include <doctest/doctest.h>
+
+#include <oneapi/tbb/global_control.h>
+
+#include <memory>
+#include <string>
+
+#include "filter/clean_run.h"
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/output.h"
+#include "support/memory_source.h"
+#include "support/tmpdir.h"
+
+namespace {
+
+struct Run {
+  std::string out, rejected;
+  filter::CleanCounts n;
+};
+
+Run run(const std::string& input, const std::string& chain, bool annotate = false, bool skip_bad = false,
+        size_t threads = 1, size_t batch = 1 << 20) {
+  oneapi::tbb::global_control gc(oneapi::tbb::global_control::max_allowed_parallelism, threads);
+  TmpDir d;
+  filter::CleanOptions o;
+  o.chain = filter::Chain::parse(chain);
+  o.annotate = annotate;
+  o.skip_bad = skip_bad;
+  o.batch_bytes = batch;
+  filter::PairScorer none(nullptr, nullptr);
+  auto lines = corpus::open_tsv_lines(std::make_unique<corpus::test::MemorySource>(input));
+  Run r;
+  {
+    corpus::Output out(d.path("out.tsv")), rej(d.path("rej.tsv"));
+    r.n = filter::clean_rows(*lines, o, none, out, &rej);
+    out.commit();
+    rej.commit();
+  }
+  r.out = raw_bytes(d.path("out.tsv"));
+  r.rejected = raw_bytes(d.path("rej.tsv"));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("clean run: kept rows keep input order, rejected rows go to the rejected file with their reason") {
+  const std::string in = "src_text\ttrg_text\nOne\tUn\nSame\tSame\nTwo\tDeux\nOne\tUn\n";
+  Run r = run(in, "same,dedup=exact");
+  CHECK(r.out == "src_text\ttrg_text\nOne\tUn\nTwo\tDeux\n");
+  CHECK(r.rejected == "src_text\ttrg_text\tclean_reason\nSame\tSame\tsame\nOne\tUn\tdedup\n");
+  CHECK(r.n.kept == 2);
+  CHECK(r.n.rejected == std::vector<uint64_t>{1, 1});
+}
+
+TEST_CASE("clean run: --annotate keeps every row and adds clean_reason, and a headerless input gains a header") {
+  Run r = run("One\tUn\nSame\tSame\n", "same", true);
+  CHECK(r.out == "src_text\ttrg_text\tclean_reason\nOne\tUn\tkeep\nSame\tSame\tsame\n");
+  Run plain = run("One\tUn\nSame\tSame\n", "same");
+  CHECK(plain.out == "One\tUn\n");  // nothing added: stays headerless
+}
+
+TEST_CASE("clean run: an input clean_reason column is overwritten in place, other columns pass through") {
+  Run r = run("src_url\tsrc_text\tclean_reason\ttrg_text\nu1\tOne\told\tUn\nu2\tX\told\tX\n", "same", true);
+  CHECK(r.out == "src_url\tsrc_text\tclean_reason\ttrg_text\nu1\tOne\tkeep\tUn\nu2\tX\tsame\tX\n");
+}
+
+TEST_CASE("clean run: near dedup ignores case and punctuation, exact does not") {
+  const std::string in = "src_text\ttrg_text\nOpen file\tOuvrir fichier\nopen file!\tOuvrir  fichier.\n";
+  CHECK(run(in, "dedup=exact").n.kept == 2);
+  CHECK(run(in, "dedup=near").n.kept == 1);
+}
+
+TEST_CASE("clean run: one source to many targets and many sources to one target are limited") {
+  const std::string in = "src_text\ttrg_text\nA\tx1\nA\tx2\nA\tx3\nb1\tY\nb2\tY\n";
+  Run r = run(in, "maxtrg=2,maxsrc=1");
+  CHECK(r.out == "src_text\ttrg_text\nA\tx1\nA\tx2\nb1\tY\n");
+  CHECK(r.n.rejected == std::vector<uint64_t>{1, 1});
+}
+
+TEST_CASE("clean run: fixers change the output text and are counted") {
+  Run r = run("src_text\ttrg_text\nfish &amp; chips\tpoisson  frites \n", "fix=all");
+  CHECK(r.out == "src_text\ttrg_text\nfish & chips\tpoisson frites\n");
+  CHECK(r.n.fixed == 1);
+}
+
+TEST_CASE("clean run: a row with the wrong column count stops the run at its line, or is counted with skip_bad") {
+  const std::string in = "src_text\ttrg_text\nOne\tUn\nbroken row\nTwo\tDeux\n";
+  try {
+    run(in, "same");
+    FAIL("no error");
+  } catch (const corpus::Error& e) {
+    CHECK(std::string(e.what()).find("column") != std::string::npos);
+    CHECK(e.format("pc-clean").find(":3:") != std::string::npos);
+  }
+  Run r = run(in, "same", false, true);
+  CHECK(r.out == "src_text\ttrg_text\nOne\tUn\nTwo\tDeux\n");
+  CHECK(r.n.skipped_bad == 1);
+}
+
+TEST_CASE("clean run: empty input gives empty output and zero counts") {
+  Run r = run("", "same,dedup=exact", true);
+  CHECK(r.out.empty());
+  CHECK(r.rejected.empty());
+  CHECK(r.n.rows == 0);
+  CHECK(r.n.rejected == std::vector<uint64_t>{0, 0});
+}
+
+TEST_CASE("clean run: output is byte-identical for 1 and 4 threads with small batches") {
+  std::string in = "src_text\ttrg_text\n";
+  for (int i = 0; i < 3000; ++i)
+    in += "Message number " + std::to_string(i % 700) + "\tMessage num\xc3\xa9ro " + std::to_string(i % 700) +
+          (i % 13 == 0 ? "!!" : "") + "\n";
+  const std::string chain = "fix=all,same,numbers,dedup=near,maxsrc=2";
+  Run a = run(in, chain, true, false, 1, 256), b = run(in, chain, true, false, 4, 256);
+  CHECK(a.out == b.out);
+  CHECK(a.n.kept == b.n.kept);
+  CHECK(a.n.kept == 700);
+}

@@ -1,0 +1,109 @@
+// Each hard rule on pairs that must pass and pairs that must fail.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "filter/chain.h"
+#include "filter/rules.h"
+#include "filter/text_stats.h"
+#include "libcorpus/core/error.h"
+
+using filter::Chain;
+using filter::RuleSet;
+
+namespace {
+// True when the one-rule chain `rule` rejects the pair.
+bool rejects(const std::string& rule, const std::string& s, const std::string& t, const std::string& sl = "en",
+             const std::string& tl = "fr") {
+  RuleSet rs(Chain::parse(rule), sl, tl);
+  return rs.first_failure(s, t, {}) >= 0;
+}
+}  // namespace
+
+TEST_CASE("rules: lengths and ratio") {
+  CHECK(rejects("len=1:10", "a very long source text", "court"));
+  CHECK(rejects("len=1:10", "", "vide"));
+  CHECK_FALSE(rejects("len=1:10", "short", "court"));
+  CHECK(rejects("words=2:5", "one", "un deux"));
+  CHECK_FALSE(rejects("words=1:5", "\xe6\x96\x87\xe5\xad\x97\xe5\x88\x97\xe3\x82\x92\xe8\xa1\xa8\xe7\xa4\xba", "show the string"));
+  CHECK(rejects("ratio=3", "Open the file in a new window and save it", "Ouvrir"));
+  CHECK_FALSE(rejects("ratio=3", "OK", "Valider"));  // short strings: the +5 smoothing
+  // A CJK side counts three per letter: 6 letters against 30 Latin characters.
+  CHECK_FALSE(rejects("ratio=2", "Show the file list now", "\xe3\x83\x95\xe3\x82\xa1\xe3\x82\xa4\xe3\x83\xab\xe4\xb8\x80\xe8\xa6\xa7", "en", "ja"));
+}
+
+TEST_CASE("rules: copies, untranslated, letters, digits, capitals, repeats") {
+  CHECK(rejects("same", "Save File", "save file!"));
+  CHECK_FALSE(rejects("same", "Save file", "Enregistrer le fichier"));
+  CHECK(rejects("untranslated=0.8", "Cannot open the file", "Cannot open the file, sorry"));
+  CHECK_FALSE(rejects("untranslated=0.8", "Cannot open the file", "Impossible d'ouvrir le fichier"));
+  CHECK(rejects("alpha=0.5", "1234 5678 90", "1234 5678 90 ab"));
+  CHECK_FALSE(rejects("alpha=0.5", "Page 2 of 10", "Page 2 sur 10"));
+  CHECK(rejects("digits=0.3", "Version 1234567", "Version 1234567"));
+  CHECK(rejects("caps=0.8", "PLEASE READ THIS NOTICE", "Veuillez lire cet avis"));
+  CHECK_FALSE(rejects("caps=0.8", "Please read", "Veuillez lire"));
+  CHECK(rejects("repeat=3", "very very very good", "tres bon"));
+  CHECK(rejects("repeat=3", "good!!!!!!!!!", "bon"));
+  CHECK_FALSE(rejects("repeat=3", "very very good", "tres tres bon"));
+}
+
+TEST_CASE("rules: URLs, numbers, brackets, placeholders, debris") {
+  CHECK(rejects("url", "https://example.org/page", "https://example.org/page"));
+  CHECK(rejects("url", "mail me", "contact@example.org"));
+  CHECK_FALSE(rejects("url", "See https://example.org for more", "Voir https://example.org"));
+  CHECK(rejects("numbers", "Wait 10 seconds", "Attendez 20 secondes"));
+  CHECK_FALSE(rejects("numbers", "Page 2 of 10", "10 pages, page 2"));
+  CHECK(rejects("brackets", "Open (read only", "Ouvrir (lecture seule)"));
+  CHECK_FALSE(rejects("brackets", "Calculating upgrade", "Calcul de la mise (Upgrade)"));
+  CHECK(rejects("placeholders", "Cannot open %s: %d", "Impossible d'ouvrir %s"));
+  CHECK_FALSE(rejects("placeholders", "%1$s of %2$d", "%2$d de %1$s"));
+  CHECK(rejects("placeholders", "Hello {name}", "Bonjour {nom}"));
+  CHECK(rejects("placeholders", "<b>Bold</b> text", "texte gras"));
+  CHECK_FALSE(rejects("placeholders", "100%% done", "fini \xc3\xa0 100%%"));
+  CHECK(rejects("debris", "Home | Products | Contact", "Accueil | Produits | Contact"));
+  CHECK(rejects("debris", "This site uses cookies", "Ce site utilise des cookies"));
+  CHECK(rejects("debris", "<div class=\"nav\">Menu", "<div class=\"nav\">Menu"));
+  CHECK(rejects("debris", "\xc2\xa9 2021 Example Inc.", "\xc2\xa9 2021 Example SA"));
+  CHECK_FALSE(rejects("debris", "<b>Warning</b>: disk full", "<b>Attention</b> : disque plein"));
+}
+
+TEST_CASE("rules: language and script need both languages") {
+  CHECK_THROWS_AS(RuleSet(Chain::parse("lid"), "en", ""), corpus::ConfigError);
+  CHECK_THROWS_AS(RuleSet(Chain::parse("script"), "", "fr"), corpus::ConfigError);
+  CHECK(rejects("script", "Open the file", "\xd0\x9e\xd1\x82\xd0\xba\xd1\x80\xd1\x8b\xd1\x82\xd1\x8c \xd1\x84\xd0\xb0\xd0\xb9\xd0\xbb", "en", "fr"));
+  CHECK_FALSE(rejects("script", "Open the file", "\xd0\x9e\xd1\x82\xd0\xba\xd1\x80\xd1\x8b\xd1\x82\xd1\x8c \xd1\x84\xd0\xb0\xd0\xb9\xd0\xbb", "en", "ru"));
+  // Japanese messages hold Latin words around one native word.
+  CHECK_FALSE(rejects("script", "Sony ARW raw image", "Sony ARW raw \xe7\x94\xbb\xe5\x83\x8f", "en", "ja"));
+  const std::string de = "Die Datei konnte nicht ge\xc3\xb6" "ffnet werden, weil sie von einem anderen Programm benutzt wird";
+  CHECK(rejects("lid", "The file could not be opened because another program is using it", de));
+  CHECK_FALSE(rejects("lid", "The file could not be opened because another program is using it", de, "en", "de"));
+  // A short French side that CLD2 calls English is no evidence.
+  CHECK_FALSE(rejects("lid", "Reverse switch applications", "Basculer entre les applications, \xc3\xa0 l'envers"));
+}
+
+TEST_CASE("rules: the first failing rule in chain order is the reason") {
+  RuleSet rs(Chain::parse("len=1:5,same"), "", "");
+  CHECK(rs.first_failure("identical text", "identical text", {}) == 0);
+  RuleSet rs2(Chain::parse("same,len=1:5"), "", "");
+  CHECK(rs2.first_failure("identical text", "identical text", {}) == 0);
+  CHECK(rs2.chain().rules[0].name() == "same");
+}
+
+TEST_CASE("rules: thresholds fail on missing scores") {
+  RuleSet rs(Chain::parse("ibm1>=0.2"), "", "");
+  filter::PairScores sc;
+  CHECK(rs.first_failure("a", "b", sc) == 0);  // NaN
+  sc.ibm1 = 0.5;
+  CHECK(rs.first_failure("a", "b", sc) == -1);
+  sc.ibm1 = 0.1;
+  CHECK(rs.first_failure("a", "b", sc) == 0);
+}
+
+TEST_CASE("text stats: keys and placeholders") {
+  std::string k;
+  filter::letters_key("Hello, World 42!", k);
+  CHECK(k == "helloworld42");
+  std::vector<std::string> p;
+  filter::placeholders("%s and %(name)s and {0} and <b>x</b> and 50%%", p);
+  CHECK(p == std::vector<std::string>{"%(name)s", "%s", "</b>", "<b>", "{0}"});
+}
