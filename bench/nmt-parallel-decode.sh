@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Parallel decoding against greedy, in the same run: pc-nmt translate at batch
+# size 1 with greedy and with each --decode mode, --draft and --block, with
+# one thread and with two. Every mode's output must equal greedy's (the
+# script stops otherwise). Per row:
+#   wall      median wall time of REPEAT interleaved runs (the process: model
+#             load and tokenising included, the same for every row)
+#   speedup   greedy's wall / this row's wall (same thread count)
+#   decode_ms sum of --stats ms (decoding only)
+#   passes/token, tokens/pass   from --stats (tokens with EOS)
+#   pass_cost this row's decode ms per pass / greedy's: what a B-row pass
+#             costs against a one-row pass (-j1 rows only; at -j2 sentences
+#             overlap and the sums are not wall time)
+# Usage: [BLOCKS="2 4 8"] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
+#   (run from the repository root; TEXT is one sentence a line)
+set -euo pipefail
+model=$1
+text=$2
+repeat=${3:-3}
+build=${4:-build/release}
+bin=$(cd "$build" && pwd)/tools/pc-nmt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pc-bench-jacobi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1
+
+configs="greedy:pad:1"
+for mode in jacobi gs-jacobi hybrid; do
+  for draft in pad copy ngram; do
+    for block in ${BLOCKS:-2 4 8}; do configs="$configs $mode:$draft:$block"; done
+  done
+done
+# --draft copy needs one vocabulary: leave it out for a model with two.
+if "$bin" translate -q -m "$model" --decode jacobi --draft copy </dev/null 2>/dev/null; then :; else
+  configs=$(tr ' ' '\n' <<<"$configs" | grep -v ':copy:' | tr '\n' ' ')
+fi
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf 'threads\tmode\tdraft\tblock\twall_s\tspeedup\tdecode_ms\tpasses_per_token\ttokens_per_pass\tpass_cost\tidentical\n'
+for j in 1 2; do
+  for r in $(seq "$repeat"); do
+    for c in $configs; do
+      IFS=: read -r mode draft block <<<"$c"
+      t0=$(now)
+      "$bin" translate -q -j "$j" --batch-size 1 -m "$model" --decode "$mode" --draft "$draft" --block "$block" \
+        --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
+      echo "$(now) - $t0" | bc -l >> "$tmp/$c.$j.wall"
+    done
+  done
+  g_wall=$(median < "$tmp/greedy:pad:1.$j.wall")
+  g_ms_per_pass=$(awk -F'\t' 'NR > 1 { ms += $5; p += $2 } END { print ms / p }' "$tmp/greedy:pad:1.$j.stats")
+  for c in $configs; do
+    IFS=: read -r mode draft block <<<"$c"
+    cmp -s "$tmp/$c.$j.out" "$tmp/greedy:pad:1.$j.out" && same=yes || { echo "$c -j$j: output differs from greedy" >&2; exit 1; }
+    wall=$(median < "$tmp/$c.$j.wall")
+    awk -F'\t' -v j="$j" -v mode="$mode" -v draft="$draft" -v block="$block" -v wall="$wall" -v gw="$g_wall" \
+      -v gmp="$g_ms_per_pass" -v same="$same" '
+      NR > 1 { ms += $5; p += $2; t += $3 }
+      END {
+        cost = (j == 1) ? sprintf("%.3f", (ms / p) / gmp) : "-"
+        printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.3f\t%s\t%s\n", j, mode, draft, block, wall, gw / wall, ms, p / t, t / p, cost, same
+      }' "$tmp/$c.$j.stats"
+  done
+done
