@@ -184,8 +184,9 @@ std::size_t LexicalEncoder::dim() const {
 }
 
 std::string LexicalEncoder::describe() const {
-  return fmt::format("lexical d={} (bags 2x{} w={}, lsa {} w={}, chars {} w={}; vocab {}/{})", dim(), t_->buckets,
-                     t_->bags_weight, t_->lsa_dim, t_->lsa_weight, t_->char_buckets, t_->char_weight,
+  return fmt::format("lexical d={} (bags 2x{} w={}, lsa {} w={}, chars {} w={} of {} words; vocab {}/{})", dim(),
+                     t_->buckets, t_->bags_weight, t_->lsa_dim, t_->lsa_weight, t_->char_buckets, t_->char_weight,
+                     t_->char_all ? "all" : "unseen",
                      t_->src.size() - 1, t_->trg.size() - 1);
 }
 
@@ -241,7 +242,7 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
     if (t.char_buckets > 0) {
       std::span<float> chars = row.subspan(2 * B + L, static_cast<size_t>(t.char_buckets));
       for (size_t i = 0; i < words.size(); ++i)
-        if (ids[i] == UINT32_MAX || other.find(words[i]) != UINT32_MAX) add_char_ngrams(chars, words[i], t.seed ^ kCharSpace);
+        if (t.char_all || ids[i] == UINT32_MAX || other.find(words[i]) != UINT32_MAX) add_char_ngrams(chars, words[i], t.seed ^ kCharSpace);
       l2_normalise(chars);
       for (float& x : chars) x *= t.char_weight;
     }
@@ -293,6 +294,10 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load(const std::string& path) {
   t->char_weight = config_float(c, "char_weight", path);
   if (!c.contains("seed") || !c["seed"].is_number_unsigned()) corrupt(path, "config \"seed\" is missing");
   t->seed = c["seed"].get<uint64_t>();
+  if (!c.contains("char_words") || !c["char_words"].is_string() ||
+      (c["char_words"] != "all" && c["char_words"] != "unseen"))
+    corrupt(path, "config \"char_words\" is not all or unseen");
+  t->char_all = c["char_words"] == "all";
   if (!c.contains("tokenize") || !c["tokenize"].is_string() || !c.contains("lowercase") || !c["lowercase"].is_boolean())
     corrupt(path, "config \"tokenize\" or \"lowercase\" is missing");
   try {

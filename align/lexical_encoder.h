@@ -16,9 +16,10 @@
 //    right singular vectors, then the post-processing chosen at training time
 //    (centring, removing the top principal components, ZCA whitening, CCA
 //    between the languages), folded into one affine map per language.
-//  - chars: hashed character 3- to 5-grams of the words a bag cannot place:
-//    words unseen in training on their side, and strings both vocabularies
-//    hold (names, numbers), in one space both languages share.
+//  - chars: hashed character 3- to 5-grams, in one space both languages
+//    share: of every word (char_all, the default: cognates, names and numbers
+//    match across the languages), or only of the words a bag cannot place
+//    (unseen on their side) and strings both vocabularies hold.
 //
 // Model file: one safetensors file, __metadata__ format "paracorp.encoder",
 // version "1", config JSON with "kind": "lexical" and every setting. Tensors:
@@ -72,7 +73,8 @@ struct LexicalOptions {
   int char_buckets = 256;  // 0: no character n-gram block
   uint32_t lsa_vocab = 30000;  // the SVD's words per side (most frequent); others project to zero
   size_t lsa_rows = 50000;     // the SVD's pairs at most, evenly spaced
-  double bags_weight = 1.0, lsa_weight = 0.3, char_weight = 0.2;
+  bool char_all = true;    // char n-grams of every word (false: unseen and shared words only)
+  double bags_weight = 1.0, lsa_weight = 0.3, char_weight = 0.7;
   LexicalPost post;
   uint64_t seed = 1;
   std::string src_lang, trg_lang;

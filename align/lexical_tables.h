@@ -44,6 +44,7 @@ struct LexicalEncoder::Tables {
   int buckets = 0, lsa_dim = 0, char_buckets = 0;
   float bags_weight = 1, lsa_weight = 0, char_weight = 0;
   uint64_t seed = 1;
+  bool char_all = true;  // n-grams of every word, not only unseen and shared ones
 };
 
 // Fills proj_post and mean_post of both languages from proj, mean and post.

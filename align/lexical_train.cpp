@@ -267,6 +267,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   t->lsa_weight = static_cast<float>(opt.lsa_weight);
   t->char_weight = static_cast<float>(opt.char_weight);
   t->seed = opt.seed;
+  t->char_all = opt.char_all;
   fill_lang(c.src_vocab, src, t->src);
   fill_lang(c.trg_vocab, trg, t->trg);
   st.src_vocab = c.src_vocab.size() - 1;
@@ -364,6 +365,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   cfg["bags_weight"] = opt.bags_weight;
   cfg["lsa_weight"] = opt.lsa_weight;
   cfg["char_weight"] = opt.char_weight;
+  cfg["char_words"] = opt.char_all ? "all" : "unseen";
   cfg["center"] = opt.post.center;
   cfg["remove_top"] = opt.post.remove_top;
   cfg["whiten"] = opt.post.whiten;

@@ -23,7 +23,7 @@ using namespace align;
 namespace {
 
 struct Opts {
-  std::string model, kind = "lexical", side = "src", column, dtype = "float32";
+  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all";
   std::vector<std::string> dicts;
   bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
   uint64_t max_pairs = 0;
@@ -75,6 +75,7 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
     ctx.count("dictionary pairs", st.pairs);
     pairs.insert(pairs.end(), more.begin(), more.end());
   }
+  o.lex.char_all = o.char_words == "all";
   o.lex.post.center = !o.no_center;
   o.lex.post.whiten = !o.no_whiten;
   o.lex.post.cca = !o.no_cca;
@@ -123,6 +124,8 @@ void lexical_options(cli::App& a, Opts& o) {
   a.option("buckets", "N", &o.lex.buckets, "hashed dimensions of each half of the IBM1 bags block (0: none)").range(0, 1 << 20);
   a.option("lsa-dim", "N", &o.lex.lsa_dim, "dimensions of the cross-lingual LSA block (0: none)").range(0, 4096);
   a.option("char-buckets", "N", &o.lex.char_buckets, "hashed character n-gram dimensions (0: none)").range(0, 1 << 20);
+  a.choice("char-words", "WHICH", &o.char_words, {"all", "unseen"},
+           "character n-grams of all words, or of unseen and shared ones only");
   a.option("bags-weight", "W", &o.lex.bags_weight, "weight of the bags block").range(0, 100);
   a.option("lsa-weight", "W", &o.lex.lsa_weight, "weight of the LSA block").range(0, 100);
   a.option("char-weight", "W", &o.lex.char_weight, "weight of the character n-gram block").range(0, 100);
