@@ -11,6 +11,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/uchar.h"
 #include "filter/lid.h"
 
 namespace filter {
@@ -89,15 +90,62 @@ bool script_fails(const TextStats& st, const std::vector<int>& want) {
   return in == 0;
 }
 
+// The words that say whether a side was translated: space-separated tokens
+// that are letters only once surrounding punctuation is stripped and start
+// with a small letter, lower-cased. Options (--quiet), placeholders (USER,
+// FILE1), names (Ubuntu 'Precise Pangolin') and code share their spelling in
+// every language and are left out.
+void prose_words(std::string_view s, std::vector<std::string>& out) {
+  out.clear();
+  std::vector<std::string> w;
+  size_t b = 0;
+  while (b < s.size()) {
+    size_t e = s.find(' ', b);
+    if (e == std::string_view::npos) e = s.size();
+    std::string_view tok = s.substr(b, e - b);
+    b = e + 1;
+    while (!tok.empty() && std::string_view(".,:;!?'\"()[]").find(tok.back()) != std::string_view::npos) tok.remove_suffix(1);
+    while (!tok.empty() && std::string_view("'\"([").find(tok.front()) != std::string_view::npos) tok.remove_prefix(1);
+    if (tok.size() < 2) continue;
+    TextStats st = text_stats(tok);
+    if (st.letters != st.chars || st.upper > 0) continue;
+    letter_words(tok, w);
+    if (w.size() == 1) out.push_back(w[0]);
+  }
+}
+
 bool untranslated(std::string_view s, std::string_view t, double thr) {
   std::vector<std::string> sw, tw;
-  letter_words(s, sw);
-  if (sw.size() < 3) return false;
-  letter_words(t, tw);
+  prose_words(s, sw);
+  if (sw.size() < 4) return false;
+  prose_words(t, tw);
   std::unordered_set<std::string> tset(tw.begin(), tw.end());
   size_t hit = 0;
   for (const auto& w : sw) hit += tset.count(w);
   return static_cast<double>(hit) >= thr * static_cast<double>(sw.size());
+}
+
+// Case-folded text without white space (letters_key keeps letters and digits
+// only, which would call a translated "'Lenny'" / "« Lenny »" a copy).
+std::string copy_key(std::string_view s) {
+  std::string r;
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++i;
+      if (b == ' ') continue;
+      r.push_back(b >= 'A' && b <= 'Z' ? static_cast<char>(b | 0x20) : static_cast<char>(b));
+      continue;
+    }
+    size_t start = i;
+    UChar32 c = corpus::uc::at(s, i, &i);
+    if (corpus::uc::is_space(c)) continue;
+    UChar32 l = u_tolower(c);
+    if (l == c) r.append(s.substr(start, i - start));
+    else append_utf8(l, r);
+  }
+  return r;
 }
 
 }  // namespace
@@ -132,7 +180,9 @@ bool has_debris(std::string_view s) {
     if (l.find(n) != std::string::npos) return true;
   // Breadcrumbs and menus: two or more separators between short items.
   int seps = 0;
-  for (std::string_view sep : {" | ", " » ", " > ", " · ", " / "}) {
+  const bool guillemets = l.find("\xc2\xab") != std::string::npos;  // « w » quotes, not a path
+  for (std::string_view sep : {" | ", " \xc2\xbb ", " > ", " \xc2\xb7 ", " / "}) {
+    if (guillemets && sep == " \xc2\xbb ") continue;
     for (size_t p = l.find(sep); p != std::string::npos; p = l.find(sep, p + sep.size())) ++seps;
   }
   if (seps >= 2) return true;
@@ -185,10 +235,8 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       return std::max(a, b) > r.a * std::min(a, b);
     }
     case RuleKind::kSame: {
-      std::string ks, kt;
-      letters_key(s, ks);
-      letters_key(t, kt);
-      return !ks.empty() && ks == kt;
+      std::string ks = copy_key(s);
+      return !ks.empty() && ks == copy_key(t);
     }
     case RuleKind::kUntranslated: return untranslated(s, t, r.a);
     case RuleKind::kAlpha:
@@ -200,7 +248,9 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       std::vector<std::string_view> ns, nt;
       number_tokens(s, ns);
       number_tokens(t, nt);
-      return ns != nt;
+      // Translations spell numbers out ("ten digits" / "10 chiffres"): only
+      // digits on both sides are compared.
+      return !ns.empty() && !nt.empty() && ns != nt;
     }
     case RuleKind::kBrackets: return unbalanced(s) != unbalanced(t);
     case RuleKind::kPlaceholders: {
@@ -214,7 +264,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       return bad(p.src()) || bad(p.trg());
     }
     case RuleKind::kCaps: {
-      auto bad = [&](const TextStats& st) { return st.letters >= 10 && share(st.upper, st.letters) > r.a; };
+      auto bad = [&](const TextStats& st) { return st.letters >= 20 && share(st.upper, st.letters) > r.a; };
       return bad(p.src()) || bad(p.trg());
     }
     case RuleKind::kLid: {

@@ -20,7 +20,9 @@ bool spaceless_script(UScriptCode sc) {
   }
 }
 
-void append_utf8(UChar32 c, std::string& out) {
+}  // namespace
+
+void append_utf8(int32_t c, std::string& out) {
   char buf[4];
   int32_t n = 0;
 #pragma GCC diagnostic push
@@ -32,8 +34,6 @@ void append_utf8(UChar32 c, std::string& out) {
 #pragma GCC diagnostic pop
   out.append(buf, static_cast<size_t>(n));
 }
-
-}  // namespace
 
 TextStats text_stats(std::string_view s) {
   TextStats st;

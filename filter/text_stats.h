@@ -28,6 +28,9 @@ struct TextStats {
 
 TextStats text_stats(std::string_view s);
 
+// Appends code point `c` as UTF-8.
+void append_utf8(int32_t c, std::string& out);
+
 // Lower-cased letters only (digits kept), in order: the key of near dedup
 // and of the source-equals-target rule. Appends to `out`.
 void letters_key(std::string_view s, std::string& out);
