@@ -3,6 +3,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "align/ibm1_apply.h"
@@ -39,8 +40,16 @@ PairScores PairScorer::score(std::string_view src, std::string_view trg) const {
     if (!x.s.empty() && !x.t.empty()) {
       align::lookup(ibm1_->src, x.s, x.si);
       align::lookup(ibm1_->trg, x.t, x.ti);
-      align::PairScore p = align::score_pair(*ibm1_, x.si, x.ti, floor_);
-      r.ibm1 = std::min(p.qmax_fwd, p.qmax_rev);
+      // Words the model never saw say nothing about the pair (a new
+      // package's terms, names): q_max runs over the known words only, and
+      // a side with none has no score. Flooring them instead put 3% of
+      // clean out-of-domain pairs at the floor.
+      std::erase(x.si, UINT32_MAX);
+      std::erase(x.ti, UINT32_MAX);
+      if (!x.si.empty() && !x.ti.empty()) {
+        align::PairScore p = align::score_pair(*ibm1_, x.si, x.ti, floor_);
+        r.ibm1 = std::min(p.qmax_fwd, p.qmax_rev);
+      }
     }
     sum += std::isnan(r.ibm1) ? 0 : r.ibm1;
     ++n;

@@ -23,7 +23,8 @@ class PairScorer {
   bool has_encoder() const { return encoder_; }
 
   // ibm1: the smaller of q_max in the two directions (a pair must be
-  // explained both ways), NaN when a side has no tokens. cos: the encoder's
+  // explained both ways) over the words the model knows, NaN when a side has
+  // none. cos: the encoder's
   // cosine. clean: the mean of the scores in use, the cosine clipped at 0.
   PairScores score(std::string_view src, std::string_view trg) const;
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# clean-noise.sh BIN_DIR WORK_DIR [LANG...] — pc-clean's noise benchmark
+# (docs/clean.md): package-split test pairs with injected noise of each kind,
+# recall per kind and the share of clean pairs kept, for the default chain
+# and with IBM1 / encoder scores trained on the split's train pairs (other
+# packages). Default LANGs: fr de es.
+set -euo pipefail
+bin=$1
+work=$2
+shift 2
+langs=${*:-fr de es}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work"
+[ -f "$work/split/en-fr.test.tsv" ] || bash "$here/../scripts/make-package-split.sh" "$work/split" de es fr >&2
+for l in $langs; do
+  others=$(printf '%s\n' fr de es | grep -vx "$l" | tr '\n' ' ')
+  python3 "$here/clean-noise.py" make "$work/split" "$l" $others >"$work/noise-$l.tsv"
+  "$bin/pc-ibm1" train -q --lowercase -s en -t "$l" -o "$work/en-$l.ibm1" "$work/split/en-$l.train.tsv"
+  "$bin/pc-embed" train -q -s en -t "$l" -o "$work/en-$l.enc" "$work/split/en-$l.train.tsv"
+  "$bin/pc-clean" -q -s en -t "$l" --annotate "$work/noise-$l.tsv" >"$work/default-$l.tsv"
+  "$bin/pc-clean" -q -s en -t "$l" --annotate --ibm1 "$work/en-$l.ibm1" --encoder "$work/en-$l.enc" \
+    "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
+  echo "== en-$l: default chain"
+  python3 "$here/clean-noise.py" report "$work/default-$l.tsv"
+  for s in ibm1_score cos_score clean_score; do
+    echo "== en-$l: default chain + $s threshold (clean kept >= 97%)"
+    python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score "$s" --min-clean 0.97
+  done
+done

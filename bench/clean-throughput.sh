@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# clean-throughput.sh BIN_DIR WORK_DIR [PAIRS] — pc-clean pairs/s per thread
+# and peak RSS (docs/clean.md) on PAIRS real-length pairs (default 10M) made
+# by bench/make-bitext.sh from the sample catalogues (copies tagged so rows
+# differ; about 91 bytes a pair), next to a Python stand-in for Bicleaner's
+# hard rules (bench/clean-bicleaner-standin.py) on the first 1M pairs.
+#  - rules only: the default chain without lid/script (the sample mixes five
+#    target languages), -j1 and -j2
+#  - rules + lid on the en-fr rows only (-s en -t fr), -j1
+#  - full chain with IBM1 scores and a threshold, on the first 1M pairs, -j1 and -j2
+set -euo pipefail
+bin=$1
+work=$2
+pairs=${3:-10000000}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work"
+big=$work/big.tsv
+if [ ! -f "$big" ] || [ "$(($(wc -l <"$big") - 1))" -lt "$pairs" ]; then
+  bash "$here/make-bitext.sh" $(((pairs * 91 + 999999) / 1000000 + 10)) "$work/gen.tsv"
+  head -n $((pairs + 1)) "$work/gen.tsv" >"$big"
+  rm -f "$work/gen.tsv"
+fi
+head -n 1000001 "$big" >"$work/1m.tsv"
+run() {  # label threads pairs args...
+  local label=$1 j=$2 n=$3
+  shift 3
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$bin/pc-clean" -j"$j" --no-progress "$@" >/dev/null 2>"$work/err"
+  t1=$(date +%s.%N)
+  local rss
+  rss=$(grep -oE 'peak RSS [0-9.]+ [KMG]B' "$work/err" | tail -1)
+  awk -v l="$label" -v j="$j" -v n="$n" -v a="$t0" -v b="$t1" -v r="$rss" \
+    'BEGIN { s = b - a; printf "%-34s -j%d  %9d pairs  %7.2f s  %9.0f pairs/s  %9.0f pairs/s/thread  %s\n", l, j, n, s, n / s, n / s / j, r }'
+}
+# The default chain without lid and script.
+rules=fix=all,len=1:1000,ratio=3,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact
+"$bin/pc-ibm1" train -q --lowercase -o "$work/en-fr.ibm1" "$here/../data/samples/bitext/en-fr.tsv"
+awk -F'\t' 'NR == 1 || $2 ~ /[àâçéèêëîïôûùœ]/' "$big" | head -n 2000001 >"$work/fr.tsv"
+nfr=$(($(wc -l <"$work/fr.tsv") - 1))
+echo "input: $pairs pairs, $(du -m "$big" | cut -f1) MB"
+run "rules only (default, no lid)" 1 "$pairs" "$big"
+run "rules only (default, no lid)" 2 "$pairs" "$big"
+run "rules + lid + script (fr rows)" 1 "$nfr" -s en -t fr "$work/fr.tsv"
+run "full + ibm1>=0.05 (1M)" 1 1000000 --ibm1 "$work/en-fr.ibm1" --chain "$rules,ibm1>=0.05" "$work/1m.tsv"
+run "full + ibm1>=0.05 (1M)" 2 1000000 --ibm1 "$work/en-fr.ibm1" --chain "$rules,ibm1>=0.05" "$work/1m.tsv"
+python3 "$here/clean-bicleaner-standin.py" "$work/1m.tsv" >/dev/null
