@@ -24,7 +24,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/paracorp-tbb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 url=${PARACORP_TBB_URL:-http://deb.debian.org/debian/pool/main/o/onetbb/$tarball}
 echo "build-tsan-tbb: fetching $url"
-curl -fsSL --retry 3 -o "$work/$tarball" "$url"
+curl -fsSL --retry 3 -o "$work/$tarball" "$url" ||
+  { echo "build-tsan-tbb: cannot fetch $url (PARACORP_TBB_URL=file:///path/$tarball uses a local copy)" >&2; exit 1; }
 echo "$sha256  $work/$tarball" | sha256sum -c --quiet -
 tar -C "$work" -xf "$work/$tarball"
 # Tests, examples, the allocator and hwloc binding are not needed: only libtbb.

@@ -8,6 +8,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
+  # the tsan preset fetches Debian's oneTBB source to build it with ThreadSanitizer
+  curl ca-certificates
   # libcorpus: CLI, formatting, threads
   libboost-program-options-dev libfmt-dev libtbb-dev
   # libcorpus: compressed I/O (gzip, zstd, xz, bzip2)
