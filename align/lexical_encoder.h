@@ -69,7 +69,7 @@ struct LexicalOptions {
   double min_prob = 0.01;  // IBM1 entries kept per word: t >= min_prob, at most top_k
   int top_k = 10;
   int buckets = 1024;      // per half of the bags block
-  int lsa_dim = 256;       // 0: no LSA block
+  int lsa_dim = 0;         // 0: no LSA block (the default: it measured no gain, docs/embed.md)
   int char_buckets = 256;  // 0: no character n-gram block
   uint32_t lsa_vocab = 30000;  // the SVD's words per side (most frequent); others project to zero
   size_t lsa_rows = 50000;     // the SVD's pairs at most, evenly spaced

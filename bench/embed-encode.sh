@@ -17,7 +17,8 @@ trap 'rm -rf "$W"' EXIT
 [ -s "$SPLIT/en-de.train.tsv" ] || "$ROOT/scripts/make-package-split.sh" "$SPLIT" de >&2
 "$BIN/pc-embed" train -q -o "$W/m.st" "$SPLIT/en-de.train.tsv"
 cut -f1 "$SPLIT/en-de.train.tsv" | tail -n +2 > "$W/one.txt"
-while [ "$(wc -l < "$W/s.txt" 2>/dev/null || echo 0)" -lt "$N" ]; do cat "$W/one.txt" >> "$W/s.txt"; done
+: > "$W/s.txt"
+while [ "$(wc -l < "$W/s.txt")" -lt "$N" ]; do cat "$W/one.txt" >> "$W/s.txt"; done
 head -n "$N" "$W/s.txt" > "$W/n.txt"
 dim=$(/usr/bin/python3 -c 'import json,struct,sys; d=open(sys.argv[1],"rb").read(); n=struct.unpack("<Q",d[:8])[0]; print(json.loads(json.loads(d[8:8+n])["__metadata__"]["config"])["dim"])' "$W/m.st")
 printf 'sentences\tdim\tthreads\tseconds\tsentences_per_s\tpeak_rss_mb\n'

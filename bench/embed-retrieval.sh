@@ -11,15 +11,17 @@
 #     BIN        folder of the built tools        (default: build/release/tools)
 #     SPLIT_DIR  the split (made when missing)    (default: out/package-split)
 #     WORK       scratch folder                   (default: a temporary one)
-# Environment: LANGS (default "de es fr"), SETS (default "A B C": A = blocks by
-# seed size, B = post-processing on and off with all pairs, C = dictionary).
+# Environment: LANGS (default "de es fr"), SETS (default "A B C D": A = blocks
+# by seed size, B = the LSA block alone with each post-processing step on and
+# off, C = dictionary alone and added, D = the combined encoder with each
+# post-processing step off and with the earlier character n-grams).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/release/tools}
 SPLIT=${2:-$ROOT/out/package-split}
 WORK=${3:-$(mktemp -d)}
 LANGS=${LANGS:-de es fr}
-SETS=${SETS:-A B C}
+SETS=${SETS:-A B C D}
 mkdir -p "$WORK"
 [ -s "$SPLIT/en-fr.test.tsv" ] || "$ROOT/scripts/make-package-split.sh" "$SPLIT" $LANGS >&2
 declare -A DICT=([de]=deu [es]=spa [fr]=fra)
@@ -39,12 +41,14 @@ run() {  # lang seed config options...
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lang" "$seed" "$config" "$*" ${p} "$secs"
 }
 
-LSA=(--buckets 0 --char-buckets 0)
+# The measured configurations name their LSA size: it is off by default.
+LSA=(--buckets 0 --char-buckets 0 --lsa-dim 256)
+WITH_LSA=(--lsa-dim 256)
 printf 'lang\tseed\tconfig\toptions\tp1_fwd\tp1_bwd\ttrain_s\n'
 for lang in $LANGS; do
   if [[ $SETS == *A* ]]; then
     for seed in 2000 10000 all; do
-      run "$lang" "$seed" combined
+      run "$lang" "$seed" combined "${WITH_LSA[@]}"
       run "$lang" "$seed" bags --lsa-dim 0 --char-buckets 0
       run "$lang" "$seed" bags+chars --lsa-dim 0
       run "$lang" "$seed" lsa "${LSA[@]}"
@@ -57,13 +61,16 @@ for lang in $LANGS; do
     run "$lang" all lsa:center+cca "${LSA[@]}" --no-whiten
     run "$lang" all lsa:whiten+cca "${LSA[@]}" --no-center
     run "$lang" all lsa:center+whiten+cca+top2 "${LSA[@]}" --remove-top 2
-    run "$lang" all combined:no-cca --no-cca
-    run "$lang" all combined:no-whiten --no-whiten
-    run "$lang" all combined:no-center --no-center
-    run "$lang" all combined:top2 --remove-top 2
+  fi
+  if [[ $SETS == *D* ]]; then
+    run "$lang" all combined:no-cca "${WITH_LSA[@]}" --no-cca
+    run "$lang" all combined:no-whiten "${WITH_LSA[@]}" --no-whiten
+    run "$lang" all combined:no-center "${WITH_LSA[@]}" --no-center
+    run "$lang" all combined:top2 "${WITH_LSA[@]}" --remove-top 2
+    run "$lang" all combined:chars-unseen-0.2 "${WITH_LSA[@]}" --char-words unseen --char-weight 0.2
   fi
   if [[ $SETS == *C* ]]; then
-    run "$lang" dict combined --dict "/usr/share/dictd/freedict-eng-${DICT[$lang]}.index"
-    run "$lang" all combined+dict --dict "/usr/share/dictd/freedict-eng-${DICT[$lang]}.index"
+    run "$lang" dict combined "${WITH_LSA[@]}" --dict "/usr/share/dictd/freedict-eng-${DICT[$lang]}.index"
+    run "$lang" all combined+dict "${WITH_LSA[@]}" --dict "/usr/share/dictd/freedict-eng-${DICT[$lang]}.index"
   fi
 done
