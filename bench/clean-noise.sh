@@ -26,4 +26,6 @@ for l in $langs; do
     echo "== en-$l: default chain + $s threshold (clean kept >= 97%)"
     python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score "$s" --min-clean 0.97
   done
+  echo "== en-$l: default chain + clean_score threshold (clean kept >= 95%)"
+  python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score clean_score --min-clean 0.95
 done

@@ -107,6 +107,15 @@ void prose_words(std::string_view s, std::vector<std::string>& out) {
     while (!tok.empty() && std::string_view(".,:;!?'\"()[]").find(tok.back()) != std::string_view::npos) tok.remove_suffix(1);
     while (!tok.empty() && std::string_view("'\"([").find(tok.front()) != std::string_view::npos) tok.remove_prefix(1);
     if (tok.size() < 2) continue;
+    bool ascii = true, lower = true;
+    for (char c : tok) {
+      ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+      lower = lower && c >= 'a' && c <= 'z';
+    }
+    if (ascii) {  // the common case, without ICU
+      if (lower) out.emplace_back(tok);
+      continue;
+    }
     TextStats st = text_stats(tok);
     if (st.letters != st.chars || st.upper > 0) continue;
     letter_words(tok, w);
@@ -148,6 +157,26 @@ std::string copy_key(std::string_view s) {
   return r;
 }
 
+// copy_key(s) == copy_key(t) without building the keys, while both are
+// ASCII: 0 differ, 1 equal (and not empty), 2 non-ASCII met (ask copy_key).
+int ascii_copy_compare(std::string_view s, std::string_view t) {
+  size_t i = 0, j = 0;
+  bool any = false;
+  for (;;) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    while (j < t.size() && t[j] == ' ') ++j;
+    if (i == s.size() || j == t.size()) return i == s.size() && j == t.size() && any ? 1 : 0;
+    auto a = static_cast<unsigned char>(s[i]), b = static_cast<unsigned char>(t[j]);
+    if (a >= 0x80 || b >= 0x80) return 2;
+    if (a >= 'A' && a <= 'Z') a |= 0x20;
+    if (b >= 'A' && b <= 'Z') b |= 0x20;
+    if (a != b) return 0;
+    any = true;
+    ++i;
+    ++j;
+  }
+}
+
 }  // namespace
 
 std::string_view primary_language(std::string_view code) {
@@ -172,21 +201,36 @@ bool has_debris(std::string_view s) {
   static constexpr std::string_view kNeedles[] = {
       "<div", "<span", "<script", "<style", "<a href", "<img", "<table", "<td", "<tr", "<li>", "<ul", "<p>",
       "</div", "</span", "</p>", "</li>", "<!--", "-->", "&nbsp", "&amp;", "&lt;", "&gt;", "&quot;", "&#",
-      "javascript:", "cookie", "all rights reserved", "copyright ©", "(c) copyright", "skip to content",
+      "javascript:", "cookie", "all rights reserved", "copyright \xc2\xa9", "(c) copyright", "skip to content",
       "skip to main", "privacy policy", "terms of use", "terms and conditions", "click here", "read more",
       "back to top", "subscribe to our", "follow us", "powered by"};
   std::string l = lower_ascii(s);
-  for (std::string_view n : kNeedles)
-    if (l.find(n) != std::string::npos) return true;
+  // Which bytes occur: a needle with a byte that does not is not searched
+  // for (most text has no '<', '&', 'k' or 'y', so most needles cost nothing).
+  uint64_t seen[4] = {};
+  for (char c : l) {
+    auto u = static_cast<unsigned char>(c);
+    seen[u >> 6] |= uint64_t{1} << (u & 63);
+  }
+  auto has = [&](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return (seen[u >> 6] >> (u & 63)) & 1;
+  };
+  for (std::string_view n : kNeedles) {
+    bool possible = true;
+    for (size_t k = 0; k < n.size() && k < 4 && possible; ++k) possible = has(n[k]);
+    if (possible && l.find(n) != std::string::npos) return true;
+  }
   // Breadcrumbs and menus: two or more separators between short items.
-  int seps = 0;
   const bool guillemets = l.find("\xc2\xab") != std::string::npos;  // « w » quotes, not a path
+  int seps = 0;
   for (std::string_view sep : {" | ", " \xc2\xbb ", " > ", " \xc2\xb7 ", " / "}) {
-    if (guillemets && sep == " \xc2\xbb ") continue;
+    if (!has(sep[1]) || (guillemets && sep == " \xc2\xbb ")) continue;
     for (size_t p = l.find(sep); p != std::string::npos; p = l.find(sep, p + sep.size())) ++seps;
   }
   if (seps >= 2) return true;
-  return l.find("\xc2\xa9") != std::string::npos && (l.find("20") != std::string::npos || l.find("19") != std::string::npos);
+  return has('\xc2') && l.find("\xc2\xa9") != std::string::npos &&
+         (l.find("20") != std::string::npos || l.find("19") != std::string::npos);
 }
 
 RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)
@@ -235,6 +279,11 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       return std::max(a, b) > r.a * std::min(a, b);
     }
     case RuleKind::kSame: {
+      switch (ascii_copy_compare(s, t)) {
+        case 0: return false;
+        case 1: return true;
+        default: break;
+      }
       std::string ks = copy_key(s);
       return !ks.empty() && ks == copy_key(t);
     }
