@@ -15,6 +15,7 @@
 #include "libcorpus/core/output.h"
 #include "mt/decode/translate_stream.h"
 #include "mt/model/inspect.h"
+#include "mt/model/marian_import.h"
 #include "mt/tensor/tensor.h"
 #include "mt/train/train_run.h"
 
@@ -22,7 +23,8 @@ using namespace corpus;
 
 namespace {
 
-const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL";
+const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL | "
+                     "import-marian -o MODEL FOLDER";
 
 // The training settings, plus what translate and inspect take.
 struct Args : mt::TrainSettings {
@@ -100,6 +102,12 @@ void inspect(const cli::Common& c, const Args& a) {
   Output out(c.output);
   mt::inspect_model(a.model, a.vocab, out);
   out.commit();
+}
+
+void import_marian(cli::Context& ctx, const cli::Common& c) {
+  if (c.output.empty() || c.output == "-") throw cli::UsageError("import-marian needs -o MODEL (a .safetensors file)");
+  const mt::MarianSources src = mt::marian_sources(c.inputs);
+  ctx.info(mt::describe(mt::import_marian(src, c.output, {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}})));
 }
 
 // Decoding settings: translate's, and train's for validation.
@@ -189,10 +197,13 @@ int main(int argc, char** argv) {
   in_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to inspect");
   in_cmd.flag("vocab", &a.vocab, "list the vocabulary (side, id, piece, score) instead of the summary");
   in_cmd.common(c, cli::Common::kOutput);
+  app.subcommand("import-marian", "convert an OPUS-MT/Marian model", "import-marian -o MODEL FOLDER | MODEL.npz "
+                 "[VOCAB.yml SOURCE.spm TARGET.spm]").common(c, cli::Common::kOutput | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     if (ctx.command() == "train") return train(ctx, c, a, c.inputs);
     if (ctx.command() == "translate") return translate(ctx, c, a, c.inputs);
+    if (ctx.command() == "import-marian") return import_marian(ctx, c);
     return inspect(c, a);
   });
 }

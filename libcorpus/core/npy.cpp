@@ -349,6 +349,37 @@ void read_exact(int fd, char* p, size_t n, uint64_t at, const std::string& path)
 
 }  // namespace
 
+Header parse_header(std::string_view bytes, const std::string& name) {
+  const std::string hint = "write the array with numpy.save or numpy.savez";
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, kMagicSize) != 0)
+    throw Error("not a .npy array (no \\x93NUMPY magic)", hint).at(name);
+  const int major = static_cast<unsigned char>(bytes[6]);
+  if (major < 1 || major > 3)
+    throw Error(".npy format version " + std::to_string(major) + " is not known (1, 2 and 3 are)", hint).at(name);
+  uint64_t hlen = 0, hstart = 10;
+  if (major == 1) {
+    hlen = static_cast<unsigned char>(bytes[8]) | static_cast<uint64_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  } else {
+    if (bytes.size() < 12) throw Error("the .npy header is cut off", hint).at(name);
+    for (int i = 3; i >= 0; --i) hlen = hlen << 8 | static_cast<unsigned char>(bytes[8 + i]);
+    hstart = 12;
+  }
+  if (hlen > kMaxHeader || hstart + hlen > bytes.size())
+    throw Error("the .npy header length (" + std::to_string(hlen) + " bytes) runs past the array (" +
+                    std::to_string(bytes.size()) + " bytes)",
+                hint)
+        .at(name);
+  const auto dict = DictParser(bytes.substr(hstart, hlen), name).parse();
+  for (const char* k : {"descr", "fortran_order", "shape"})
+    if (!dict.count(k)) throw Error(std::string("the .npy header has no '") + k + "'", hint).at(name);
+  const Value& d = dict.at("descr");
+  const Value& fo = dict.at("fortran_order");
+  const Value& sh = dict.at("shape");
+  if (dict.size() != 3 || d.kind != Value::kStr || fo.kind != Value::kBool || sh.kind != Value::kTuple)
+    throw Error("the .npy header is not {'descr': STRING, 'fortran_order': BOOL, 'shape': TUPLE}", hint).at(name);
+  return Header{d.str, fo.b, sh.tuple, static_cast<size_t>(hstart + hlen)};
+}
+
 Matrix read(const std::string& path) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) throw Error("cannot open (" + errno_text(errno) + ")").at(path);

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace corpus::npy {
@@ -82,5 +83,17 @@ struct Matrix {
 
 // Reads and validates a whole file.
 Matrix read(const std::string& path);
+
+// The header of an array of any dtype and rank held in memory (a .npz
+// member): the magic, version and dict checked as read() checks them, the
+// descr and shape left to the caller. `data_offset` is where the array's bytes
+// begin. Errors are corpus::Errors at `name`.
+struct Header {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<uint64_t> shape;
+  size_t data_offset = 0;
+};
+Header parse_header(std::string_view bytes, const std::string& name);
 
 }  // namespace corpus::npy

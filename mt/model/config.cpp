@@ -20,6 +20,7 @@ nlohmann::ordered_json Config::to_json() const {
   j["activation"] = activation_name(activation);
   j["norm"] = pre_norm ? "pre" : "post";
   j["ln_eps"] = ln_eps;
+  if (positions == Positions::kMarian) j["positions"] = "marian";  // absent: standard, as files before the key
   j["max_len"] = max_len;
   j["pad_id"] = pad_id;
   j["unk_id"] = unk_id;
@@ -90,6 +91,11 @@ Config Config::from_json(const nlohmann::json& j) {
   const nlohmann::json& eps = field(j, "ln_eps");
   if (!eps.is_number() || !(eps.get<double>() > 0 && eps.get<double>() < 1)) bad_key("ln_eps", eps, "a number between 0 and 1");
   c.ln_eps = eps.get<double>();
+  if (j.contains("positions")) {
+    const std::string pos = string_field(j, "positions", "standard or marian");
+    if (pos != "standard" && pos != "marian") bad_key("positions", pos, "standard or marian");
+    c.positions = pos == "marian" ? Positions::kMarian : Positions::kStandard;
+  }
   c.max_len = int_field(j, "max_len", 2, kMaxLen);
   c.pad_id = int_field(j, "pad_id", 0, kMaxVocab - 1);
   c.unk_id = int_field(j, "unk_id", 0, kMaxVocab - 1);

@@ -17,6 +17,12 @@ inline constexpr int kMaxFfnDim = 1 << 18;
 inline constexpr int kMaxLayers = 1024;
 inline constexpr int kMaxLen = 1 << 16;
 
+// The sinusoid added to embeddings: both put sin in the first half of the
+// channels and cos in the second; kStandard's frequencies are
+// 1/10000^(2i/dim) (Vaswani et al.), kMarian's exp(-i ln(10000)/(dim/2 - 1))
+// (Marian, tensor2tensor), which models imported from Marian need.
+enum class Positions { kStandard, kMarian };
+
 struct Config {
   int src_vocab = 0;                // source vocabulary size
   int trg_vocab = 0;                // target vocabulary size
@@ -30,6 +36,7 @@ struct Config {
   Activation activation = Activation::kRelu;
   bool pre_norm = false;            // false: Marian's post-norm ("dan"); true: pre-norm plus a final norm
   double ln_eps = 1e-6;             // layer-norm epsilon
+  Positions positions = Positions::kStandard;  // "positions" in the JSON, written only when kMarian
   int max_len = 256;                // tokens per sentence, EOS included
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3;
   std::string preset;               // the preset it was made from ("base", "small", "tiny"), informational

@@ -189,12 +189,30 @@ Transformer<T>::Transformer(const Config& cfg) : cfg_(cfg), impl_(std::make_shar
 
 namespace {
 
+// Embedding rows scaled by sqrt(dim) plus the config's position signal.
+template <class T>
+void embed(const Config& cfg, const int32_t* tok, const int32_t* pos, const T* E, T* y, int N) {
+  const int C = cfg.dim;
+  if (cfg.positions == Positions::kStandard) return embedding_forward<T>(tok, pos, E, y, N, C, std::sqrt(T(C)));
+  const int half = C / 2;
+  const double inc = std::log(10000.0) / std::max(half - 1, 1);
+  for (int i = 0; i < N; ++i) {
+    T* yi = y + static_cast<int64_t>(i) * C;
+    const T* e = E + static_cast<int64_t>(tok[i]) * C;
+    for (int k = 0; k < C; ++k) yi[k] = e[k] * std::sqrt(T(C));
+    for (int k = 0; k < half; ++k) {
+      const double v = pos[i] * std::exp(-k * inc);
+      yi[k] += T(std::sin(v));
+      yi[half + k] += T(std::cos(v));
+    }
+  }
+}
+
 template <class T>
 const T* encoder_forward(Ctx<T>& c, typename Transformer<T>::Impl& m, const ModelOffsets& off, const Batch& b) {
   const int N = b.B * b.S, C = c.C, H = c.cfg.heads;
   m.src_emb.resize(static_cast<int64_t>(N) * C);
-  embedding_forward<T>(b.src.data(), b.src_pos.data(), c.p + off.src_emb, m.src_emb.data(), N, C,
-                       std::sqrt(T(C)));
+  embed<T>(c.cfg, b.src.data(), b.src_pos.data(), c.p + off.src_emb, m.src_emb.data(), N);
   dropout_forward<T>(m.src_emb.data(), static_cast<int64_t>(N) * C, c.rs.dropout, c.next_seed(), m.src_mask);
   const T* h = m.src_emb.data();
   for (int l = 0; l < c.cfg.enc_layers; ++l) {
@@ -326,7 +344,7 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
   for (int b = 0; b < cache.B; ++b)
     for (int i = 0; i < Tq; ++i) m.dec_pos[static_cast<size_t>(b) * Tq + i] = t0 + i;
   m.trg_emb.resize(static_cast<int64_t>(N) * C);
-  embedding_forward<T>(tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N, C, std::sqrt(T(C)));
+  embed<T>(cfg_, tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
   DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0};
   decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
   logits.assign(m.logits.begin(), m.logits.end());
@@ -341,8 +359,7 @@ XentResult Transformer<T>::pass(const T* params, T* grads, const Batch& b, const
   const T* enc = encoder_forward<T>(c, m, off_, b);
 
   m.trg_emb.resize(static_cast<int64_t>(N) * C);
-  embedding_forward<T>(b.trg_in.data(), b.trg_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N, C,
-                       std::sqrt(T(C)));
+  embed<T>(cfg_, b.trg_in.data(), b.trg_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
   dropout_forward<T>(m.trg_emb.data(), static_cast<int64_t>(N) * C, opt.dropout, c.next_seed(), m.trg_mask);
   const DecoderRows r{b.B, b.U, b.S, b.src_len.data(), b.trg_len.data(), 0};
   decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), enc, nullptr);
