@@ -26,6 +26,7 @@ constexpr KindName kKinds[] = {
     {RuleKind::kBrackets, "brackets", KindName::kNone},  {RuleKind::kPlaceholders, "placeholders", KindName::kNone},
     {RuleKind::kRepeat, "repeat", KindName::kCount},     {RuleKind::kCaps, "caps", KindName::kNumber},
     {RuleKind::kLid, "lid", KindName::kNone},            {RuleKind::kScript, "script", KindName::kNone},
+    {RuleKind::kAlphabet, "alphabet", KindName::kNone},
     {RuleKind::kDebris, "debris", KindName::kNone},      {RuleKind::kPatterns, "patterns", KindName::kText},
     {RuleKind::kIbm1, "ibm1", KindName::kThreshold},     {RuleKind::kCos, "cos", KindName::kThreshold},
     {RuleKind::kScore, "score", KindName::kThreshold},   {RuleKind::kDedup, "dedup", KindName::kText},

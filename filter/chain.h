@@ -32,6 +32,7 @@ enum class RuleKind {
   kRepeat,        // repeat=N          a word N times in a row, or a character 3N times
   kCaps,          // caps=F            capitals / letters > F on a side (10+ letters)
   kLid,           // lid               CLD2 names another language on a side (needs -s/-t)
+  kAlphabet,      // alphabet          a side has letters of its script outside its language's alphabet (needs -s/-t)
   kScript,        // script            a side has letters, none in its language's scripts (needs -s/-t)
   kDebris,        // debris            HTML, navigation, cookie and copyright debris
   kPatterns,      // patterns=FILE     a side matches a regex of FILE (one a line)
@@ -50,13 +51,13 @@ struct Rule {
   std::string name() const;  // the reason written for a rejected row: "len", "dedup"...
   std::string spec() const;  // the item as it parses back: "len=1:1000"
   bool stateful() const { return kind == RuleKind::kDedup || kind == RuleKind::kMaxTrg || kind == RuleKind::kMaxSrc; }
-  bool needs_langs() const { return kind == RuleKind::kLid || kind == RuleKind::kScript; }
+  bool needs_langs() const { return kind == RuleKind::kLid || kind == RuleKind::kScript || kind == RuleKind::kAlphabet; }
 };
 
 // The chain pc-clean runs when none is given.
 inline constexpr const char* kDefaultChain =
     "fix=all,len=1:1000,ratio=3,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,"
-    "caps=0.9,lid,script,debris,dedup=exact";
+    "caps=0.9,lid,script,alphabet,debris,dedup=exact";
 
 struct Chain {
   Fixers fix;

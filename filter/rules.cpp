@@ -12,6 +12,7 @@
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/uchar.h"
+#include "filter/alphabet.h"
 #include "filter/lid.h"
 
 namespace filter {
@@ -243,6 +244,10 @@ RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)
       src_lid_ = std::make_shared<LanguageCheck>(src_lang_);
       trg_lid_ = std::make_shared<LanguageCheck>(trg_lang_);
     }
+    if (r.kind == RuleKind::kAlphabet) {
+      src_abc_ = std::make_shared<Alphabet>(src_lang_);
+      trg_abc_ = std::make_shared<Alphabet>(trg_lang_);
+    }
     if (r.kind == RuleKind::kScript) {
       src_scripts_ = scripts_of(src_lang_);
       trg_scripts_ = scripts_of(trg_lang_);
@@ -329,6 +334,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       return bad(*src_lid_, s, trg_lang_, p.src()) || bad(*trg_lid_, t, src_lang_, p.trg());
     }
     case RuleKind::kScript: return script_fails(p.src(), src_scripts_) || script_fails(p.trg(), trg_scripts_);
+    case RuleKind::kAlphabet: return src_abc_->foreign_letters(s) > 0 || trg_abc_->foreign_letters(t) > 0;
     case RuleKind::kDebris: return has_debris(s) || has_debris(t);
     case RuleKind::kPatterns:
       for (const auto& re : patterns_)

@@ -23,6 +23,7 @@ struct PairScores {
 
 struct SidePair;
 class LanguageCheck;
+class Alphabet;
 
 class RuleSet {
  public:
@@ -44,6 +45,7 @@ class RuleSet {
   std::vector<int> src_scripts_, trg_scripts_;
   std::vector<std::regex> patterns_;
   std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
+  std::shared_ptr<const Alphabet> src_abc_, trg_abc_;
 };
 
 // Exposed for tests: the rules' views of one side.

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       opt.chain = filter::Chain::parse(filter::kDefaultChain);
       if (c.src_lang.empty() || c.trg_lang.empty()) {
         opt.chain = opt.chain.without_lang_rules();
-        ctx.info("no -s/-t: the default chain runs without lid and script");
+        ctx.info("no -s/-t: the default chain runs without lid, script and alphabet");
       }
     } else {
       opt.chain = filter::Chain::parse(o.chain);

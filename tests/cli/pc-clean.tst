@@ -5,7 +5,7 @@ rejected-file	0	~^[0-9]+ rejected$	-	head -301 $SAMPLES/bitext/en-fr.tsv | pc-cl
 summary-counts-per-rule	0	-	~^pc-clean: 300 pairs in, [0-9]+ kept, [0-9]+ fixed, [0-9]+ rejected len, .* [0-9]+ rejected lid, [0-9]+ rejected script, .*[0-9]+ rejected dedup	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -s en -t fr > /dev/null
 summary-chain	0	-	~^pc-clean: chain: fix=all,len=1:200,ratio=3,lid,dedup=near$	head -31 $SAMPLES/bitext/en-fr.tsv | pc-clean -s en -t fr --chain 'fix=all,len=1:200,ratio=3,lid,dedup=near' > /dev/null
 meta-chain	0	~^ok$	-	head -31 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr --chain 'fix=all,same,dedup=exact' --meta m.json > /dev/null && python3 -c 'import json; c = json.load(open("m.json"))["counts"]; assert c["chain fix=all,same,dedup=exact"] == 1 and "rejected same" in c; print("ok")'
-default-chain-no-langs	0	-	~no -s/-t: the default chain runs without lid and script	printf 'src_text\ttrg_text\nOpen\tOuvrir\n' | pc-clean
+default-chain-no-langs	0	-	~no -s/-t: the default chain runs without lid, script and alphabet	printf 'src_text\ttrg_text\nOpen\tOuvrir\n' | pc-clean
 bad-chain-item	2	empty	~bad chain item 'lenght=3': unknown rule 'lenght'	printf 'a\tb\n' | pc-clean --chain 'len=1:2,lenght=3'
 bad-chain-value	2	empty	~bad chain item 'ratio=x': 'x' is not a number	printf 'a\tb\n' | pc-clean --chain 'ratio=x'
 lid-needs-langs	2	empty	~rule lid needs both languages	printf 'a\tb\n' | pc-clean --chain lid

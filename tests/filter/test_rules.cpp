@@ -91,6 +91,19 @@ TEST_CASE("rules: language and script need both languages") {
   CHECK_FALSE(rejects("lid", "Reverse switch applications", "Basculer entre les applications, \xc3\xa0 l'envers"));
 }
 
+TEST_CASE("rules: letters outside the language's alphabet") {
+  // CLD2 is unsure on these short strings; the letters are not.
+  CHECK(rejects("alphabet", "Invalid operation", "Ung\xc3\xbcltige Operation \xc3\x84nderung"));  // Ä in a French side
+  CHECK(rejects("alphabet", "Invalid operation", "Op\xc3\xa9ration non valide", "en", "de"));        // é in a German side
+  CHECK_FALSE(rejects("alphabet", "Invalid operation", "Op\xc3\xa9ration non valide"));
+  CHECK_FALSE(rejects("alphabet", "Invalid operation", "Ung\xc3\xbcltige \xc3\x84nderung", "en", "de"));
+  // Letters of other scripts are the script rule's.
+  CHECK_FALSE(rejects("alphabet", "Open", "\xe9\x96\x8b\xe3\x81\x8f", "en", "fr"));
+  CHECK_THROWS_AS(RuleSet(Chain::parse("alphabet"), "en", "qqq"), corpus::ConfigError);
+  // English's alphabet is a-z: names with accents on an English side pass.
+  CHECK_FALSE(rejects("alphabet", "M\xc3\xa1laga", "Malaga"));
+}
+
 TEST_CASE("rules: the first failing rule in chain order is the reason") {
   RuleSet rs(Chain::parse("len=1:5,same"), "", "");
   CHECK(rs.first_failure("identical text", "identical text", {}) == 0);
