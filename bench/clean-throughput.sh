@@ -4,9 +4,9 @@
 # by bench/make-bitext.sh from the sample catalogues (copies tagged so rows
 # differ; about 91 bytes a pair), next to a Python stand-in for Bicleaner's
 # hard rules (bench/clean-bicleaner-standin.py) on the first 200k pairs.
-#  - rules only: the default chain without lid/script (the sample mixes five
+#  - rules only: the default chain without lid/script/alphabet (the sample mixes five
 #    target languages), -j1 and -j2
-#  - rules + lid + script on 200k en-fr rows (-s en -t fr), -j1
+#  - rules + lid + script + alphabet on 200k en-fr rows (-s en -t fr), -j1
 #  - the rules with IBM1 scores and a threshold, on the first 200k pairs, -j1 and -j2
 # pairs/s per thread is pairs over the CPU seconds pc-clean reports (user +
 # system), which a machine shared with other jobs does not inflate; wall
@@ -37,7 +37,7 @@ run() {  # label threads pairs args...
   awk -v l="$label" -v j="$j" -v n="$n" -v a="$t0" -v b="$t1" -v r="$rss" -v c="$cpu" \
     'BEGIN { s = b - a; printf "%-32s -j%d %9d pairs  wall %7.2f s  CPU %7.2f s  %8.0f pairs/s/thread (CPU)  %s\n", l, j, n, s, c, n / c, r }'
 }
-# The default chain without lid and script.
+# The default chain without lid, script and alphabet.
 rules=fix=all,len=1:1000,ratio=3,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact
 "$bin/pc-ibm1" train -q --lowercase -o "$work/en-fr.ibm1" "$here/../data/samples/bitext/en-fr.tsv"
 awk -F'\t' 'NR == 1 || ($2 ~ /[àâçéèêëîïôûùœ]/ && n++ < 200000)' "$big" >"$work/fr.tsv"
