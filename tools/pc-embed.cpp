@@ -16,6 +16,8 @@
 #include "libcorpus/core/npy.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
+#include "mt/encoder/bert_import.h"
+#include "mt/encoder/open_encoder.h"
 
 using namespace corpus;
 using namespace align;
@@ -23,23 +25,14 @@ using namespace align;
 namespace {
 
 struct Opts {
-  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all";
+  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all", pooling = "cls";
   std::vector<std::string> dicts;
   bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
   uint64_t max_pairs = 0;
   LexicalOptions lex;
 };
 
-// The encoder a model file holds, by its config "kind".
-std::unique_ptr<SentenceEncoder> open_encoder(const std::string& path) {
-  const std::string kind = encoder_kind(path);
-  if (kind == LexicalEncoder::kKind) return LexicalEncoder::load(path);
-  // --- neural kinds: wired here when mt/ provides them (mt::load_bert_encoder for "bert", the trained
-  // dual encoder for "neural"); this file then adds mt to PC_LIBS_pc-embed in tools/CMakeLists.txt. ---
-  throw Error("a sentence encoder of kind \"" + kind + "\", which this pc-embed cannot run yet",
-              "use a lexical model (pc-embed train --kind lexical)")
-      .at(path);
-}
+std::unique_ptr<SentenceEncoder> open_encoder(const std::string& path) { return mt::open_sentence_encoder(path); }
 
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const std::string& file) {
   return open_tsv_lines(cap_lines(open_input(file), ctx.common().max_line));
@@ -119,6 +112,13 @@ void score(cli::Context& ctx, const Opts& o, const std::vector<std::string>& fil
   counts(ctx, n, "pairs in");
 }
 
+void import(cli::Context& ctx, const Opts& o, const std::vector<std::string>& folders) {
+  if (ctx.common().output == "-") throw cli::UsageError("import needs -o FILE for the encoder");
+  if (folders.size() != 1) throw cli::UsageError("import reads one Hugging Face folder", "pc-embed import -o enc.safetensors FOLDER");
+  ctx.note_input(folders[0]);
+  ctx.info(mt::import_bert(folders[0], o.pooling, ctx.common().output));
+}
+
 void lexical_options(cli::App& a, Opts& o) {
   a.group("Lexical encoder");
   a.option("buckets", "N", &o.lex.buckets, "hashed dimensions of each half of the IBM1 bags block (0: none)").range(0, 1 << 20);
@@ -142,8 +142,8 @@ void lexical_options(cli::App& a, Opts& o) {
 
 int main(int argc, char** argv) {
   cli::App app("pc-embed",
-               "Cross-lingual sentence encoders: train one from a seed bitext and/or a bilingual dictionary, encode "
-               "sentences to .npy, score the pairs of a bitext by cosine.",
+               "Cross-lingual sentence encoders: train one from a seed bitext and/or a bilingual dictionary, import a "
+               "BERT-family one, encode sentences to .npy, score the pairs of a bitext by cosine.",
                "pc-embed COMMAND [options] [FILE]");
   cli::Common c;
   Opts o;
@@ -171,10 +171,18 @@ int main(int argc, char** argv) {
   sc.option("m,model", "FILE", &o.model, "the encoder model");
   sc.common(c, kRun);
 
+  cli::App& im = app.subcommand("import", "convert a Hugging Face BERT-family encoder (LaBSE, E5, MiniLM) to one file",
+                                 "import -o MODEL [--pooling cls|mean] FOLDER");
+  im.group("Import");
+  im.choice("pooling", "HOW", &o.pooling, {"cls", "mean"},
+            "sentence vector: [CLS] through the pooler (LaBSE), or the mean of the tokens (E5, MiniLM)");
+  im.common(c, cli::Common::kOutput | cli::Common::kInputs);
+
   return app.run(argc, argv, [&](cli::Context& ctx) {
     const std::string cmd = ctx.command();
-    if (cmd != "train" && o.model.empty()) throw cli::UsageError(cmd + " needs a model: give -m FILE");
+    if (cmd != "train" && cmd != "import" && o.model.empty()) throw cli::UsageError(cmd + " needs a model: give -m FILE");
     if (cmd == "train") train(ctx, o, c.inputs);
+    else if (cmd == "import") import(ctx, o, c.inputs);
     else if (cmd == "encode") encode(ctx, o, c.inputs);
     else score(ctx, o, c.inputs);
   });
