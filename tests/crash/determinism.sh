@@ -80,6 +80,11 @@ det_mode pc-eval.sentence -j "$bin/pc-eval" bleu,chrf --sentence -q -r "$in/ref-
 det_mode pc-eval.paired-bs -j "$bin/pc-eval" chrf --paired-bs --paired-bs-n 50 -q -r "$in/ref-big.txt" "$in/src-big.txt" "$in/ref-big.txt" -o scores.txt
 det_mode pc-eval.mining none "$bin/pc-eval" mining -q -g "$in/mine.gold" "$in/mine.cand" -o mining.tsv
 det_mode pc-eval.align none "$bin/pc-eval" align -q -g "$in/wa.gold" "$in/wa.test" -o aer.tsv
+det_mode pc-embed.train -j "$bin/pc-embed" train -q "${EMBED_SMALL[@]}" -o enc.st "$samples/bitext/en-de.tsv"
+det_mode pc-embed.encode -j "$bin/pc-embed" encode -q -m "$in/enc.st" -o vectors.npy "$in/src-big.txt"
+det_mode pc-embed.encode-bert -j "$bin/pc-embed" encode -q -m "$in/bert.st" --dtype float16 -o vectors.npy "$in/bert-src.txt"
+det_mode pc-embed.score -j "$bin/pc-embed" score -q -m "$in/enc.st" "$in/big.tsv" -o scored.tsv
+det_mode pc-embed.import none "$bin/pc-embed" import -q --pooling mean -o enc.st "$tdata/embed/spm"
 det_mode pc-crawl "--connections 1|--connections 4" "$bin/pc-crawl" -q --delay 0 --host-connections 1 --max-pages 30 \
   -o site.warc.gz "$base/"
 

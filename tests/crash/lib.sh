@@ -19,6 +19,8 @@ cleanup() {
 trap cleanup EXIT
 # The tiny Transformer of tests/cli/pc-nmt.tst: a step takes a few ms.
 NMT_TINY=(--arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2)
+# The small lexical encoder of tests/cli/pc-embed.tst (176 dimensions): about a second to train.
+EMBED_SMALL=(--buckets 64 --lsa-dim 16 --char-buckets 32)
 
 same() { /usr/bin/python3 "$crash_dir/same-output.py" same "$1" "$2"; }
 
@@ -45,6 +47,9 @@ make_inputs() {
   awk '{ printf "s-%06d\tt-%06d\t0.%d\n", NR, (NR % 7 ? NR : NR + 1), NR % 10 }' "$in/huge.tsv" >"$in/mine.cand"
   "$bin/pc-nmt" train "${NMT_TINY[@]}" --max-steps 4 -q -o "$in/nmt.st" "$tdata/nmt/train.tsv"
   for _ in 1 2 3 4 5 6 7 8; do cut -f1 "$tdata/nmt/train.tsv"; done >"$in/nmt-src.txt"
+  "$bin/pc-embed" train -q "${EMBED_SMALL[@]}" -o "$in/enc.st" "$samples/bitext/en-de.tsv"
+  "$bin/pc-embed" import -q -o "$in/bert.st" "$tdata/embed/wordpiece"
+  head -3000 "$in/src-big.txt" >"$in/bert-src.txt"
 }
 
 start_server() {
