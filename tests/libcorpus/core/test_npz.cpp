@@ -1,7 +1,6 @@
 // The .npz reader: numpy's stored and deflated archives read back, and cut,
 // damaged or hostile archives refused with an Error naming the file.
 #include <doctest/doctest.h>
-#include <zlib.h>
 
 #include <cstring>
 #include <string>
@@ -10,48 +9,12 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/npz.h"
+#include "support/npz_write.h"
 #include "support/tmpdir.h"
 
 namespace {
 
 std::string seed(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/../fuzz/corpus/npz/" + name; }
-
-void put_le(std::string& s, uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) s += static_cast<char>(v >> (8 * i) & 0xFF);
-}
-
-// A zip of stored members, the smallest archive the reader takes.
-std::string zip_of(const std::vector<std::pair<std::string, std::string>>& members) {
-  std::string body, cd;
-  for (const auto& [name, data] : members) {
-    const uint64_t crc = crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size()));
-    const uint64_t offset = body.size();
-    body += "PK\x03\x04";
-    put_le(body, 20, 2), put_le(body, 0, 2), put_le(body, 0, 2), put_le(body, 0, 4);
-    put_le(body, crc, 4), put_le(body, data.size(), 4), put_le(body, data.size(), 4);
-    put_le(body, name.size(), 2), put_le(body, 0, 2);
-    body += name + data;
-    cd += "PK\x01\x02";
-    put_le(cd, 20, 2), put_le(cd, 20, 2), put_le(cd, 0, 2), put_le(cd, 0, 2), put_le(cd, 0, 4);
-    put_le(cd, crc, 4), put_le(cd, data.size(), 4), put_le(cd, data.size(), 4);
-    put_le(cd, name.size(), 2), put_le(cd, 0, 2), put_le(cd, 0, 2), put_le(cd, 0, 2), put_le(cd, 0, 2);
-    put_le(cd, 0, 4), put_le(cd, offset, 4);
-    cd += name;
-  }
-  std::string end = "PK\x05\x06";
-  put_le(end, 0, 4), put_le(end, members.size(), 2), put_le(end, members.size(), 2);
-  put_le(end, cd.size(), 4), put_le(end, body.size(), 4), put_le(end, 0, 2);
-  return body + cd + end;
-}
-
-std::string npy(const std::string& dict, const std::string& data) {
-  std::string h = dict;
-  while ((10 + h.size() + 1) % 64) h += ' ';
-  h += '\n';
-  std::string s("\x93NUMPY\x01\x00", 8);
-  put_le(s, h.size(), 2);
-  return s + h + data;
-}
 
 std::string error_of(const std::string& bytes, std::string* file = nullptr) {
   try {
@@ -114,23 +77,23 @@ TEST_CASE("npz: a flipped data byte fails the CRC") {
 
 TEST_CASE("npz: hostile members are refused before anything is sized by them") {
   const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-  CHECK(error_of(zip_of({{"x.npy", npy(f4, std::string(8, '\0'))}})).empty());
+  CHECK(error_of(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}})).empty());
   // A shape whose size overflows, and one that claims more than the data.
-  CHECK(error_of(zip_of({{"x.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, "
+  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, "
                                        "4611686018427387904), }", std::string(8, '\0'))}}))
             .find("does not match") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
+  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
                                        std::string(8, '\0'))}}))
             .find("does not match its 8 data bytes") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }",
+  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }",
                                        std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
+  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
                                        std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
   CHECK(error_of(zip_of({{"x.txt", "hello"}})).find("no .npy array") != std::string::npos);
   CHECK(error_of(zip_of({{"x.npy", "hello"}})).find("magic") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy(f4, std::string(8, '\0'))}, {"x.npy", npy(f4, std::string(8, '\0'))}}))
+  CHECK(error_of(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}, {"x.npy", npy_of(f4, std::string(8, '\0'))}}))
             .find("twice") != std::string::npos);
   CHECK(error_of("not a zip at all, just text").find("zip") != std::string::npos);
 }
