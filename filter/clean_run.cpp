@@ -32,7 +32,7 @@ struct RowResult {
 // The output layout: where each added column goes.
 struct Layout {
   std::vector<std::string> names;  // output columns (the reason column included when annotating)
-  int ibm1 = -1, cos = -1, clean = -1, reason = -1;
+  int ibm1 = -1, cos = -1, clean = -1, multiway = -1, reason = -1;
   size_t in_cols = 0;
   bool header = false;  // write a header (input had one, or columns were added)
   int place(const std::string& name, const corpus::TsvColumns& in) {
@@ -68,6 +68,8 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
       throw corpus::ConfigError("rule ibm1 needs an IBM1 model", "give --ibm1 MODEL (from pc-ibm1 train)");
     if (r.kind == RuleKind::kCos && !scorer.has_encoder())
       throw corpus::ConfigError("rule cos needs an encoder", "give --encoder MODEL (from pc-embed train)");
+    if (r.kind == RuleKind::kMultiway && !opt.multiway)
+      throw corpus::ConfigError("rule multiway needs the other language pairs", "give --multiway BITEXT for each");
     if (r.kind == RuleKind::kScore && !scorer.active())
       throw corpus::ConfigError("rule score needs a scorer", "give --ibm1 MODEL and/or --encoder MODEL");
   }
@@ -91,6 +93,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   if (scorer.has_ibm1()) lay.ibm1 = lay.place("ibm1_score", cols);
   if (scorer.has_encoder()) lay.cos = lay.place("cos_score", cols);
   if (scorer.active()) lay.clean = lay.place("clean_score", cols);
+  if (opt.multiway) lay.multiway = lay.place("multiway_score", cols);
   const size_t main_cols = lay.names.size();
   lay.header = cols.header || main_cols > lay.in_cols || opt.annotate;
   // The reason column: in place when the input has one, else last.
@@ -152,6 +155,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           }
           PairScores sc;
           if (scorer.active()) sc = scorer.score(fs, ft);
+          if (opt.multiway) sc.languages = opt.multiway->languages(fs);
           r.reason = rules.first_failure(fs, ft, sc);
           if (r.reason == kKeep && (dedup || keys)) {
             if (dedup && !near) r.exact = key_hash(fs, ft);
@@ -174,6 +178,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
             if (static_cast<int>(c) == lay.ibm1) v = extra[c] = fmt_score(sc.ibm1);
             if (static_cast<int>(c) == lay.cos) v = extra[c] = fmt_score(sc.cos);
             if (static_cast<int>(c) == lay.clean) v = extra[c] = fmt_score(sc.clean);
+            if (static_cast<int>(c) == lay.multiway) v = extra[c] = std::to_string(sc.languages);
             if (static_cast<int>(c) == lay.reason) {  // the input's own clean_reason: replaced in the consumer
               r.prefix_end = b.out.size();
               continue;

@@ -4,6 +4,8 @@
 //
 // Output columns: the input's, with src_text/trg_text fixed; with a scorer,
 // ibm1_score, cos_score (each when its scorer is in use) and clean_score;
+// with a multi-way index, multiway_score (the languages the source is
+// aligned to, this pair's included);
 // with annotate, clean_reason ("keep" or the rule that rejected the row).
 // A column the input already has is overwritten in place, others are
 // appended. The header is written before the first row written, so an empty
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "filter/chain.h"
+#include "filter/multiway.h"
 #include "filter/scorers.h"
 #include "libcorpus/core/tsv.h"
 
@@ -34,6 +37,7 @@ struct CleanOptions {
   bool skip_bad = false;
   size_t max_line = 0;  // a longer row is bad (0: no limit)
   size_t batch_bytes = 1 << 20;
+  const MultiwayIndex* multiway = nullptr;  // with it: multiway_score and the multiway rule
 };
 
 struct CleanCounts {

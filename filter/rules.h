@@ -2,6 +2,7 @@
 // fails out. Thread-safe (a RuleSet is read-only once built).
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@ struct PairScores {
   double ibm1 = std::numeric_limits<double>::quiet_NaN();
   double cos = std::numeric_limits<double>::quiet_NaN();
   double clean = std::numeric_limits<double>::quiet_NaN();
+  uint32_t languages = 0;  // the multi-way signal (0: not computed)
 };
 
 struct SidePair;

@@ -21,6 +21,7 @@ namespace {
 
 struct Opts {
   std::string chain, src_file, trg_file, ibm1, encoder, rejected;
+  std::vector<std::string> multiway;
   bool annotate = false;
   double floor = 1e-4;
 };
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
   app.group("Scores");
   app.option("ibm1", "MODEL", &o.ibm1, "pc-ibm1 model: add ibm1_score (q_max, both directions) and clean_score");
   app.option("encoder", "MODEL", &o.encoder, "pc-embed model: add cos_score (encoder cosine) and clean_score");
+  app.option("multiway", "BITEXT", &o.multiway,
+             "another language pair's bitext (repeatable): add multiway_score, the languages a source is aligned to");
   app.option("floor", "P", &o.floor, "IBM1 probability floor for unknown words and unseen pairs").range(1e-300, 0.5);
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
                     cli::Common::kMaxLine | cli::Common::kInputs);
@@ -100,6 +103,12 @@ int main(int argc, char** argv) {
       ctx.note_input(o.encoder);
     }
     const filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
+    filter::MultiwayIndex multiway;
+    if (!o.multiway.empty()) {
+      for (const auto& f : o.multiway) ctx.note_input(f);
+      multiway = filter::MultiwayIndex::build(o.multiway);
+      opt.multiway = &multiway;
+    }
     auto in = open_bitext(ctx, o, c.inputs);
     Output out(c.output);
     std::unique_ptr<Output> rej;

@@ -24,3 +24,4 @@ moses-two-files	0	~^Same\tSame\tsame$	-	printf 'Open file\nSame\n' > s.txt && pr
 moses-unequal-lines	2	empty	~line counts differ	printf 'a\nb\n' > s.txt && printf 'a\n' > t.txt && pc-clean -q --src s.txt --trg t.txt
 bitextor-columns-pass-through	0	~^http://a/en\thttp://a/fr\tOpen\tOuvrir\t0.9$	-	printf 'src_url\ttrg_url\tsrc_text\ttrg_text\tscore\nhttp://a/en\thttp://a/fr\tOpen\tOuvrir\t0.9\n' | pc-clean -q
 alphabet-wrong-language	0	~^Invalid operation\tUng.*\talphabet$	-	printf 'Invalid operation\tUng\xc3\xbcltige \xc3\x84nderung\n' | pc-clean -q -s en -t fr --annotate --chain alphabet
+multiway-signal	0	~^Open file\tOuvrir\t3\tmultiway$	-	printf 'src_text\ttrg_text\nOpen file\tDatei\n' > de.tsv && printf 'src_text\ttrg_text\nOpen file\tAbrir\n' > es.tsv && printf 'Open file\tOuvrir\nClose\tFermer\n' | pc-clean -q --multiway de.tsv --multiway es.tsv --chain multiway=3 --annotate

@@ -21,7 +21,7 @@ struct Run {
 };
 
 Run run(const std::string& input, const std::string& chain, bool annotate = false, bool skip_bad = false,
-        size_t threads = 1, size_t batch = 1 << 20) {
+        size_t threads = 1, size_t batch = 1 << 20, const filter::MultiwayIndex* multiway = nullptr) {
   oneapi::tbb::global_control gc(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   TmpDir d;
   filter::CleanOptions o;
@@ -29,6 +29,7 @@ Run run(const std::string& input, const std::string& chain, bool annotate = fals
   o.annotate = annotate;
   o.skip_bad = skip_bad;
   o.batch_bytes = batch;
+  o.multiway = multiway;
   filter::PairScorer none(nullptr, nullptr);
   auto lines = corpus::open_tsv_lines(std::make_unique<corpus::test::MemorySource>(input));
   Run r;
@@ -117,4 +118,17 @@ TEST_CASE("clean run: output is byte-identical for 1 and 4 threads with small ba
   CHECK(a.out == b.out);
   CHECK(a.n.kept == b.n.kept);
   CHECK(a.n.kept == 700);
+}
+
+TEST_CASE("clean run: the multi-way signal counts the languages a source is aligned to") {
+  TmpDir d;
+  write_file(d.path("de.tsv"), "src_text\ttrg_text\nOpen file\tDatei \xc3\xb6" "ffnen\nClose\tSchlie\xc3\x9f" "en\n");
+  write_file(d.path("es.tsv"), "src_text\ttrg_text\nopen file!\tAbrir archivo\n");
+  const filter::MultiwayIndex m = filter::MultiwayIndex::build({d.path("de.tsv"), d.path("es.tsv")});
+  CHECK(m.languages("Open file") == 3);
+  CHECK(m.languages("Close") == 2);
+  CHECK(m.languages("Save") == 1);
+  Run r = run("src_text\ttrg_text\nOpen file\tOuvrir\nClose\tFermer\n", "multiway=3", true, false, 1, 1 << 20, &m);
+  CHECK(r.out == "src_text\ttrg_text\tmultiway_score\tclean_reason\nOpen file\tOuvrir\t3\tmultiway\nClose\tFermer\t2\tkeep\n");
+  CHECK_THROWS_AS(run("a\tb\n", "multiway=2"), corpus::ConfigError);
 }
