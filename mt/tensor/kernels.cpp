@@ -2,6 +2,8 @@
 // OpenBLAS sgemm for float, Eigen for double.
 #include <cblas.h>
 
+#include <algorithm>
+
 #include "mt/tensor/tensor.h"
 
 namespace mt {
@@ -22,12 +24,23 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
   }
 }
 
-// The float version: one pass over each row of B with m accumulators of 8
-// lanes (m a template parameter, so they live in registers), so each weight
-// is loaded once for all m rows. Built twice by GCC's
-// target_clones (AVX2 and the x86-64 baseline) and picked at run time; both
-// do the same operations in the same order (no FMA contraction in ISO C++
-// mode), so the results do not depend on the CPU.
+// The float version. Each output C[i,j] is one 8-lane accumulator summed
+// over k in order, reduced the same way, then the k % 8 tail: a row's bits
+// do not depend on m, on the blocking below, or on the CPU. Built twice by
+// GCC's target_clones (AVX2 and the x86-64 baseline) and picked at run time;
+// both do the same operations in the same order (no FMA contraction in ISO
+// C++ mode).
+//
+// Speed: a tile of kCols weight rows is multiplied by the input rows two at
+// a time (2 x kCols accumulators in registers, each input load used kCols
+// times, each weight load twice), so the loads per multiply-add stay under
+// what the CPU issues and independent accumulators hide the add latency
+// (one accumulator alone waits on it every step). When the input rows and
+// the weight tile do not fit in L1 together (many rows, long k: FFN down),
+// k is cut into blocks and the accumulators wait in a small buffer between
+// blocks; each weight row is still read front to back, so the hardware
+// prefetcher keeps streaming it. One row takes a tile of 2 x kCols weight
+// rows instead (nothing to share, more accumulators to hide latency).
 typedef float v8 __attribute__((vector_size(32)));
 
 // ThreadSanitizer instruments the ifunc resolver that target_clones makes,
@@ -39,47 +52,95 @@ typedef float v8 __attribute__((vector_size(32)));
 #define PARACORP_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
 #endif
 
-template <int M>
-__attribute__((always_inline)) inline void few_rows_block(const float* a, const float* b, float* c, int n, int k,
-                                                          bool accumulate) {
-  const int k8 = k & ~7;
-  for (int j = 0; j < n; ++j) {
-    const float* brow = b + static_cast<int64_t>(j) * k;
-    v8 acc[M];
+constexpr int kCols = 4;
+constexpr int kL1Bytes = 24 * 1024;  // of a 32 KB L1, what the input rows and the weight tile may use
+
+// By reference: a vector return value would change the baseline clone's ABI.
+__attribute__((always_inline)) inline void load8(v8& v, const float* p) { __builtin_memcpy(&v, p, sizeof(v)); }
+
+// acc[r * C + c] += sum over p in [p0, p1) of A[r, p..p+7] * B[c, p..p+7], lane by lane.
+template <int R, int C>
+__attribute__((always_inline)) inline void tile(const float* a, const float* b, int k, int p0, int p1, v8* acc) {
+  v8 s[R * C];
+#pragma GCC unroll 16
+  for (int t = 0; t < R * C; ++t) s[t] = acc[t];
+  for (int p = p0; p < p1; p += 8) {
+    v8 w[C];
 #pragma GCC unroll 8
-    for (int i = 0; i < M; ++i) acc[i] = v8{};
-    for (int p = 0; p < k8; p += 8) {
-      v8 w;
-      __builtin_memcpy(&w, brow + p, sizeof(w));
+    for (int c = 0; c < C; ++c) load8(w[c], b + static_cast<int64_t>(c) * k + p);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      v8 x;
+      load8(x, a + static_cast<int64_t>(r) * k + p);
 #pragma GCC unroll 8
-      for (int i = 0; i < M; ++i) {
-        v8 x;
-        __builtin_memcpy(&x, a + static_cast<int64_t>(i) * k + p, sizeof(x));
-        acc[i] += w * x;
-      }
-    }
-    for (int i = 0; i < M; ++i) {
-      const v8& v = acc[i];
-      float d = ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
-      const float* arow = a + static_cast<int64_t>(i) * k;
-      for (int p = k8; p < k; ++p) d += brow[p] * arow[p];
-      float& out = c[static_cast<int64_t>(i) * n + j];
-      out = accumulate ? out + d : d;
+      for (int c = 0; c < C; ++c) s[r * C + c] += w[c] * x;
     }
   }
+#pragma GCC unroll 16
+  for (int t = 0; t < R * C; ++t) acc[t] = s[t];
+}
+
+// Rows 0..m-1 against the C weight rows at b, k8 = k rounded down to 8, in k blocks of kb.
+template <int C>
+__attribute__((always_inline)) inline void column_tile(const float* a, const float* b, v8* acc, int m, int k,
+                                                       int k8, int kb) {
+  for (int p0 = 0; p0 < k8; p0 += kb) {
+    const int p1 = std::min(k8, p0 + kb);
+    int i = 0;
+    for (; i + 2 <= m; i += 2) tile<2, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
+    if (i < m) tile<1, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
+  }
+}
+
+// Reduces the accumulators of the C columns from j and adds the k % 8 tail.
+inline void finish(const float* a, const float* b, float* c, const v8* acc, int m, int n, int k, int j, int C,
+                   bool accumulate) {
+  const int k8 = k & ~7;
+  for (int i = 0; i < m; ++i)
+    for (int q = 0; q < C; ++q) {
+      const v8& v = acc[i * C + q];
+      float d = ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+      const float* arow = a + static_cast<int64_t>(i) * k;
+      const float* brow = b + static_cast<int64_t>(j + q) * k;
+      for (int p = k8; p < k; ++p) d += brow[p] * arow[p];
+      float& out = c[static_cast<int64_t>(i) * n + j + q];
+      out = accumulate ? out + d : d;
+    }
 }
 
 PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float* c, int m, int n, int k,
                                           bool accumulate) {
-  switch (m) {
-    case 1: return few_rows_block<1>(a, b, c, n, k, accumulate);
-    case 2: return few_rows_block<2>(a, b, c, n, k, accumulate);
-    case 3: return few_rows_block<3>(a, b, c, n, k, accumulate);
-    case 4: return few_rows_block<4>(a, b, c, n, k, accumulate);
-    case 5: return few_rows_block<5>(a, b, c, n, k, accumulate);
-    case 6: return few_rows_block<6>(a, b, c, n, k, accumulate);
-    case 7: return few_rows_block<7>(a, b, c, n, k, accumulate);
-    default: return few_rows_block<8>(a, b, c, n, k, accumulate);
+  const int k8 = k & ~7;
+  v8 acc[kFewRows * 2 * kCols];
+  if (m == 1) {
+    constexpr int C = 2 * kCols;
+    int j = 0;
+    for (; j + C <= n; j += C) {
+      for (int t = 0; t < C; ++t) acc[t] = v8{};
+      tile<1, C>(a, b + static_cast<int64_t>(j) * k, k, 0, k8, acc);
+      finish(a, b, c, acc, 1, n, k, j, C, accumulate);
+    }
+    for (; j < n; ++j) {
+      acc[0] = v8{};
+      tile<1, 1>(a, b + static_cast<int64_t>(j) * k, k, 0, k8, acc);
+      finish(a, b, c, acc, 1, n, k, j, 1, accumulate);
+    }
+    return;
+  }
+  // The k block: the m input rows and kCols weight rows of it fit in L1.
+  int kb = k8;
+  const int64_t tile_bytes = static_cast<int64_t>(m + kCols) * k8 * static_cast<int64_t>(sizeof(float));
+  if (tile_bytes > kL1Bytes) kb = std::max(64, (kL1Bytes / ((m + kCols) * static_cast<int>(sizeof(float)))) & ~7);
+  int j = 0;
+  for (; j + kCols <= n; j += kCols) {
+    for (int t = 0; t < m * kCols; ++t) acc[t] = v8{};
+    column_tile<kCols>(a, b + static_cast<int64_t>(j) * k, acc, m, k, k8, kb);
+    finish(a, b, c, acc, m, n, k, j, kCols, accumulate);
+  }
+  for (; j < n; ++j) {
+    for (int t = 0; t < m; ++t) acc[t] = v8{};
+    column_tile<1>(a, b + static_cast<int64_t>(j) * k, acc, m, k, k8, kb);
+    finish(a, b, c, acc, m, n, k, j, 1, accumulate);
   }
 }
 

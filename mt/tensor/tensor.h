@@ -4,9 +4,10 @@
 // sequences of length T is [B*T, C] with row b*T + t. Weights are stored as
 // PyTorch's nn.Linear does: W [out, in], so a linear layer is y = x W^T + b.
 // The products come in three shapes (NT, NN, TN) and two paths:
-//  - few rows (decoding one token per sentence, m <= kFewRows): a
+//  - few rows (decoding, a block of guessed positions, m <= kFewRows): a
 //    weights-streamed kernel that reads each row of W once and dots it with
-//    all m input rows, so a 4-row product costs about what a 1-row one does;
+//    all m input rows, so with weights streamed from memory a 4-row product
+//    costs about what a 1-row one does; a row's bits do not depend on m;
 //  - otherwise OpenBLAS sgemm for float, Eigen's GEMM for double (the double
 //    path exists for the finite-difference gradient checks).
 // Everything is templated on the scalar T (float in the product, double in
@@ -32,7 +33,7 @@ using VecMap = Eigen::Map<Vec<T>>;
 template <class T>
 using CVecMap = Eigen::Map<const Vec<T>>;
 
-inline constexpr int kFewRows = 8;
+inline constexpr int kFewRows = 16;
 
 // C[m,n] (+)= A[m,k] * B[n,k]^T  (the linear layer: x W^T).
 template <class T>

@@ -1,6 +1,9 @@
 // The few-row float product (mt/tensor/kernels.cpp): each output row has the
 // same bits whatever the number of rows beside it (what exact Jacobi
-// decoding needs), and it is the dot product to float accuracy.
+// decoding needs), up to kFewRows rows, whatever the blocking over columns
+// and k; they are the bits of one documented order of operations (so the
+// AVX2 and baseline builds agree); and it is the dot product to float
+// accuracy.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -24,10 +27,33 @@ std::vector<float> random_floats(size_t n, unsigned seed) {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// The kernel's order, one float operation at a time: 8 lane sums over k in
+// steps of 8, reduced pairwise as ((0+4)+(1+5))+((2+6)+(3+7)), then the
+// k % 8 tail added in order.
+float documented_dot(const float* x, const float* w, int k) {
+  const int k8 = k & ~7;
+  float lane[8] = {};
+  for (int p = 0; p < k8; p += 8)
+    for (int l = 0; l < 8; ++l) {
+      const float prod = w[p + l] * x[p + l];
+      lane[l] = lane[l] + prod;
+    }
+  const float lo = (lane[0] + lane[4]) + (lane[1] + lane[5]);
+  const float hi = (lane[2] + lane[6]) + (lane[3] + lane[7]);
+  float d = lo + hi;
+  for (int p = k8; p < k; ++p) {
+    const float prod = w[p] * x[p];
+    d = d + prod;
+  }
+  return d;
+}
+
 }  // namespace
 
 TEST_CASE("few-row gemm: a row's bits do not depend on m") {
-  for (int k : {1, 7, 8, 9, 15, 16, 17, 24, 40, 100, 525, 1024, 1031, 2048}) {
+  // n = 13: whole tiles of 4 and 8 weight rows and a remainder; k up to
+  // 2048 with many rows: the k-blocked path.
+  for (int k : {1, 7, 8, 9, 15, 16, 17, 24, 40, 100, 525, 1024, 1031, 2048, 2055}) {
     const int n = 13;
     auto a = random_floats(static_cast<size_t>(kFewRows) * k, 3 + k);
     auto w = random_floats(static_cast<size_t>(n) * k, 5 + k);
@@ -39,6 +65,8 @@ TEST_CASE("few-row gemm: a row's bits do not depend on m") {
         for (int j = 0; j < n; ++j) {
           const float got = many[static_cast<size_t>(i) * n + j];
           REQUIRE_MESSAGE(same_bits(got, one[j]), "k=" << k << " m=" << m << " row " << i << " col " << j);
+          const float doc = documented_dot(a.data() + static_cast<size_t>(i) * k, w.data() + static_cast<size_t>(j) * k, k);
+          REQUIRE_MESSAGE(same_bits(got, doc), "k=" << k << " m=" << m << " row " << i << " col " << j);
           double ref = 0;
           for (int p = 0; p < k; ++p)
             ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];
