@@ -35,7 +35,7 @@ no-output	2	empty	~train needs -o MODEL	pc-nmt train --arch tiny --dim 16 --ffn-
 never-stops	2	empty	~never stop	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 -o m.safetensors $DATA/nmt/train.tsv
 bad-arch	2	empty	~^pc-nmt: --arch must be base, small or tiny, not 'huge'$	pc-nmt train --arch huge --max-steps 2 -o m.safetensors $DATA/nmt/train.tsv
 bad-heads	2	empty	~not a multiple of heads	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --heads 3 --max-steps 2 -o m.safetensors $DATA/nmt/train.tsv
-unknown-subcommand	2	empty	~^pc-nmt: unknown command 'tarin' — use train, translate or inspect	pc-nmt tarin -o m.safetensors $DATA/nmt/train.tsv
+unknown-subcommand	2	empty	~^pc-nmt: unknown command 'tarin' — use train, translate, inspect or import-marian	pc-nmt tarin -o m.safetensors $DATA/nmt/train.tsv
 help	0	~^Usage:	empty	pc-nmt --help
 # A truncated zstd stream, and a 20 MB line: counted as too long without tokenising it whole, so it runs in 2 GB of address space (tokenising it took 1.2 GB per 5 MB)
 truncated-zst	1	empty	~t\.tsv\.zst: truncated zstd data	zstd -q -c $DATA/nmt/train.tsv > full && head -c 5000 full > t.tsv.zst && pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 2 -o m.safetensors t.tsv.zst; r=$?; [ ! -e m.safetensors ] || exit 97; exit $r
