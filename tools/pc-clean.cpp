@@ -6,7 +6,6 @@
 
 #include "align/encoder.h"
 #include "align/ibm1_model.h"
-#include "align/lexical_encoder.h"
 #include "filter/clean_run.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
@@ -14,6 +13,7 @@
 #include "libcorpus/core/line_cap.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
+#include "mt/encoder/open_encoder.h"
 
 using namespace corpus;
 
@@ -25,16 +25,6 @@ struct Opts {
   bool annotate = false;
   double floor = 1e-4;
 };
-
-// The encoder a model file holds, by its config "kind".
-std::unique_ptr<align::SentenceEncoder> load_encoder(const std::string& path) {
-  const std::string kind = align::encoder_kind(path);
-  if (kind == align::LexicalEncoder::kKind) return align::LexicalEncoder::load(path);
-  // --- neural kinds: wired here when a tool-level loader for mt's encoders exists (as in pc-embed).
-  throw Error("a sentence encoder of kind \"" + kind + "\", which this pc-clean cannot run yet",
-              "use a lexical model (pc-embed train --kind lexical)")
-      .at(path);
-}
 
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
   if (o.src_file.empty() != o.trg_file.empty()) throw cli::UsageError("--src and --trg go together");
@@ -66,7 +56,7 @@ int main(int argc, char** argv) {
   app.option("rejected", "FILE", &o.rejected, "write the rejected rows there, with clean_reason");
   app.group("Scores");
   app.option("ibm1", "MODEL", &o.ibm1, "pc-ibm1 model: add ibm1_score (q_max, both directions) and clean_score");
-  app.option("encoder", "MODEL", &o.encoder, "pc-embed model: add cos_score (encoder cosine) and clean_score");
+  app.option("encoder", "MODEL", &o.encoder, "pc-embed model (train or import): add cos_score (encoder cosine) and clean_score");
   app.option("multiway", "BITEXT", &o.multiway,
              "another language pair's bitext (repeatable): add multiway_score, the languages a source is aligned to");
   app.option("floor", "P", &o.floor, "IBM1 probability floor for unknown words and unseen pairs").range(1e-300, 0.5);
@@ -99,7 +89,7 @@ int main(int argc, char** argv) {
       ctx.note_input(o.ibm1);
     }
     if (!o.encoder.empty()) {
-      enc = load_encoder(o.encoder);
+      enc = mt::open_sentence_encoder(o.encoder);  // every kind: lexical, bert
       ctx.note_input(o.encoder);
     }
     const filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
