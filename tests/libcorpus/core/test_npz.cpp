@@ -115,3 +115,42 @@ TEST_CASE("npz: read names a missing file") {
     CHECK(e.file() == "/nonexistent/model.npz");
   }
 }
+
+TEST_CASE("npz: zip64 sizes, offsets and end records are followed") {
+  // One stored member in zip64 form throughout: the directory entry's sizes
+  // and offset in its zip64 field, the counts in the zip64 end record.
+  const std::string data = npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\0'));
+  const std::string name = "x.npy";
+  const uint64_t crc = crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size()));
+  std::string z = "PK\x03\x04";
+  npz_put_le(z, 45, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 4), npz_put_le(z, crc, 4);
+  npz_put_le(z, 0xFFFFFFFF, 4), npz_put_le(z, 0xFFFFFFFF, 4), npz_put_le(z, name.size(), 2), npz_put_le(z, 20, 2);
+  z += name;
+  npz_put_le(z, 1, 2), npz_put_le(z, 16, 2), npz_put_le(z, data.size(), 8), npz_put_le(z, data.size(), 8);
+  z += data;
+  const uint64_t cd_at = z.size();
+  z += "PK\x01\x02";
+  npz_put_le(z, 45, 2), npz_put_le(z, 45, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 4);
+  npz_put_le(z, crc, 4), npz_put_le(z, 0xFFFFFFFF, 4), npz_put_le(z, 0xFFFFFFFF, 4), npz_put_le(z, name.size(), 2);
+  npz_put_le(z, 28, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 2), npz_put_le(z, 0, 4);
+  npz_put_le(z, 0xFFFFFFFF, 4);
+  z += name;
+  npz_put_le(z, 1, 2), npz_put_le(z, 24, 2), npz_put_le(z, data.size(), 8), npz_put_le(z, data.size(), 8);
+  npz_put_le(z, 0, 8);
+  const uint64_t cd_size = z.size() - cd_at, z64_at = z.size();
+  z += "PK\x06\x06";
+  npz_put_le(z, 44, 8), npz_put_le(z, 45, 2), npz_put_le(z, 45, 2), npz_put_le(z, 0, 4), npz_put_le(z, 0, 4);
+  npz_put_le(z, 1, 8), npz_put_le(z, 1, 8), npz_put_le(z, cd_size, 8), npz_put_le(z, cd_at, 8);
+  z += "PK\x06\x07";
+  npz_put_le(z, 0, 4), npz_put_le(z, z64_at, 8), npz_put_le(z, 1, 4);
+  z += "PK\x05\x06";
+  npz_put_le(z, 0, 4), npz_put_le(z, 0xFFFF, 2), npz_put_le(z, 0xFFFF, 2), npz_put_le(z, 0xFFFFFFFF, 4);
+  npz_put_le(z, 0xFFFFFFFF, 4), npz_put_le(z, 0, 2);
+  const corpus::npz::Archive a = corpus::npz::parse(z, "z64.npz");
+  REQUIRE(a.count("x") == 1);
+  CHECK(a.at("x").shape == std::vector<uint64_t>{2});
+  // The locator pointing elsewhere is refused.
+  std::string bad = z;
+  bad[bad.size() - 22 - 20 + 8] ^= 1;
+  CHECK(error_of(bad).find("zip64") != std::string::npos);
+}
