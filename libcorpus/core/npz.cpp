@@ -89,8 +89,9 @@ std::vector<Entry> central_directory(const Reader& r) {
     cd_offset = r.u(z + 48, 8, "the zip64 end record");
   }
   r.need(cd_offset, cd_size, "the central directory");
-  if (entries > cd_size / 46) r.fail(std::to_string(entries) + " members do not fit a central directory of " +
-                                     std::to_string(cd_size) + " bytes");
+  if (entries > cd_size / 46)
+    r.fail(std::to_string(entries) + " members do not fit a central directory of " + std::to_string(cd_size) +
+           " bytes");
   std::vector<Entry> out;
   uint64_t at = cd_offset;
   for (uint64_t i = 0; i < entries; ++i) {
@@ -226,8 +227,7 @@ std::vector<float> floats(const Array& a, const std::string& file, const std::st
   if (a.descr == "<f4") {
     std::memcpy(v.data(), a.data.data(), v.size() * 4);
   } else if (a.descr == "<f2") {
-    for (size_t i = 0; i < v.size(); ++i)
-      v[i] = npy::half_to_float(static_cast<uint16_t>(le(a.data, 2 * i, 2)));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = npy::half_to_float(static_cast<uint16_t>(le(a.data, 2 * i, 2)));
   } else {
     throw Error("tensor " + quote(member) + " holds " + quote(a.descr) + ", not float32 or float16").at(file);
   }

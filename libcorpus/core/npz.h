@@ -22,7 +22,7 @@ struct Array {
   std::vector<uint64_t> shape;  // C order
   std::string data;             // the array's bytes, little-endian as stored
   uint64_t elements() const;
-  size_t item_size() const;     // bytes per element (from descr)
+  size_t item_size() const;  // bytes per element (from descr)
 };
 
 // Members by name without ".npy" (Marian's "special:model.yml" included).

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -47,9 +47,9 @@ struct Options {
 
 Options check_options(const std::map<std::string, std::string>& y, const std::string& file) {
   auto unsupported = [&](const std::string& key, const std::string& value, const std::string& want) {
-    throw corpus::Error(fmt::format("the Marian option {}: {} is not supported ({})", key,
-                                    value.empty() ? "\"\"" : value, want),
-                        "import-marian reads OPUS-MT-style post-norm transformers")
+    throw corpus::Error(
+        fmt::format("the Marian option {}: {} is not supported ({})", key, value.empty() ? "\"\"" : value, want),
+        "import-marian reads OPUS-MT-style post-norm transformers")
         .at(file);
   };
   auto get = [&](const std::string& key, const std::string& dflt) {
@@ -75,7 +75,8 @@ Options check_options(const std::map<std::string, std::string>& y, const std::st
     const std::string& v = it->second;
     if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < lo ||
         std::stoi(v) > hi)
-      throw corpus::Error(fmt::format("the Marian option {}: {} is not a number from {} to {}", key, v, lo, hi)).at(file);
+      throw corpus::Error(fmt::format("the Marian option {}: {} is not a number from {} to {}", key, v, lo, hi))
+          .at(file);
     return std::stoi(v);
   };
   is("type", {"transformer"}, "", "only type: transformer");
@@ -120,9 +121,10 @@ class Tensors {
       throw corpus::Error(fmt::format("tensor '{}' is missing", n), "the .npz is not a whole Marian transformer")
           .at(file_);
     const auto& sh = it->second.shape;
-    const bool ok = rows == 1 ? (sh.size() == 1 && sh[0] == static_cast<uint64_t>(cols)) ||
-                                    (sh.size() == 2 && sh[0] == 1 && sh[1] == static_cast<uint64_t>(cols))
-                              : sh.size() == 2 && sh[0] == static_cast<uint64_t>(rows) && sh[1] == static_cast<uint64_t>(cols);
+    const bool ok =
+        rows == 1 ? (sh.size() == 1 && sh[0] == static_cast<uint64_t>(cols)) ||
+                        (sh.size() == 2 && sh[0] == 1 && sh[1] == static_cast<uint64_t>(cols))
+                  : sh.size() == 2 && sh[0] == static_cast<uint64_t>(rows) && sh[1] == static_cast<uint64_t>(cols);
     if (!ok) {
       std::string s;
       for (uint64_t d : sh) s += (s.empty() ? "" : ", ") + std::to_string(d);
@@ -249,8 +251,8 @@ MarianModel convert_marian(const MarianSources& src) {
   c.eos_id = find_piece(ttok, "</s>");
   const int pad = find_piece(ttok, "<pad>");
   c.pad_id = pad >= 0 ? pad : c.eos_id;
-  if (c.unk_id < 0 || c.bos_id < 0 || c.eos_id < 0 ||
-      find_piece(stok, "<unk>") != c.unk_id || find_piece(stok, "</s>") != c.eos_id)
+  if (c.unk_id < 0 || c.bos_id < 0 || c.eos_id < 0 || find_piece(stok, "<unk>") != c.unk_id ||
+      find_piece(stok, "</s>") != c.eos_id)
     throw corpus::Error("the SentencePiece models need <unk>, <s> and </s> at the same ids on both sides",
                         "give the source.spm and target.spm of the Marian model folder")
         .at(src.trg_spm);
@@ -287,8 +289,8 @@ MarianModel convert_marian(const MarianSources& src) {
     for (int i = 0; i < c.trg_vocab; ++i)
       for (int64_t k = 0; k < C; ++k) P[off.out_w + i * C + k] = W[static_cast<size_t>(k * V + trg_rows[i])];
   }
-  const std::vector<float> b = o.omit_bias ? std::vector<float>(static_cast<size_t>(V), 0.0f)
-                                           : t.get("decoder_ff_logit_out_b", 1, V);
+  const std::vector<float> b =
+      o.omit_bias ? std::vector<float>(static_cast<size_t>(V), 0.0f) : t.get("decoder_ff_logit_out_b", 1, V);
   for (int i = 0; i < c.trg_vocab; ++i) {
     const bool never = !marian_id.count(ttok.piece(i)) || i == c.unk_id || i == c.bos_id || i == pad;
     P[off.out_b + i] = never ? kSuppressed : b[static_cast<size_t>(trg_rows[static_cast<size_t>(i)])];
@@ -316,8 +318,9 @@ MarianSources marian_sources(const std::vector<std::string>& args) {
     throw corpus::ConfigError("import-marian takes FOLDER, MODEL.npz, or MODEL.npz VOCAB.yml SOURCE.spm TARGET.spm");
   std::error_code ec;
   const bool folder = fs::is_directory(args[0], ec);
-  const fs::path dir = folder ? fs::path(args[0]) : fs::path(args[0]).parent_path().empty() ? fs::path(".")
-                                                                                             : fs::path(args[0]).parent_path();
+  const fs::path dir = folder                                    ? fs::path(args[0])
+                       : fs::path(args[0]).parent_path().empty() ? fs::path(".")
+                                                                 : fs::path(args[0]).parent_path();
   // The one file of the folder whose name ends in `tail`.
   auto one = [&](const std::string& tail, const char* what) {
     std::vector<std::string> found;
@@ -343,15 +346,16 @@ MarianSources marian_sources(const std::vector<std::string>& args) {
           .at(dir.string());
     return p.string();
   };
-  const std::string vocab = fs::exists(dir / "vocab.yml", ec) ? (dir / "vocab.yml").string() : one(".vocab.yml", "vocabulary");
+  const std::string vocab =
+      fs::exists(dir / "vocab.yml", ec) ? (dir / "vocab.yml").string() : one(".vocab.yml", "vocabulary");
   return {folder ? one(".npz", "model") : args[0], named("source.spm"), named("target.spm"), vocab};
 }
 
 std::string describe(const MarianReport& r) {
-  return fmt::format("Marian vocabulary of {} entries; {} source and {} target pieces it lacks, {} entries the target "
-                     "SentencePiece lacks; {} feed-forward, {} output",
-                     r.marian_vocab, r.src_unmapped, r.trg_unmapped, r.marian_only, r.activation,
-                     r.tied_output ? "tied" : "untied");
+  return fmt::format(
+      "Marian vocabulary of {} entries; {} source and {} target pieces it lacks, {} entries the target "
+      "SentencePiece lacks; {} feed-forward, {} output",
+      r.marian_vocab, r.src_unmapped, r.trg_unmapped, r.marian_only, r.activation, r.tied_output ? "tied" : "untied");
 }
 
 MarianReport import_marian(const MarianSources& src, const std::string& out,

@@ -39,10 +39,10 @@ struct MarianSources {
 
 // What the conversion found, for the summary.
 struct MarianReport {
-  int64_t marian_vocab = 0;      // entries of vocab.yml
-  int64_t src_unmapped = 0;      // source pieces that Marian's vocabulary lacks (read as <unk>)
-  int64_t trg_unmapped = 0;      // target pieces that Marian's vocabulary lacks (never output)
-  int64_t marian_only = 0;       // Marian entries that the target SentencePiece lacks (paracorp cannot output them)
+  int64_t marian_vocab = 0;  // entries of vocab.yml
+  int64_t src_unmapped = 0;  // source pieces that Marian's vocabulary lacks (read as <unk>)
+  int64_t trg_unmapped = 0;  // target pieces that Marian's vocabulary lacks (never output)
+  int64_t marian_only = 0;   // Marian entries that the target SentencePiece lacks (paracorp cannot output them)
   std::string activation;
   bool tied_output = true;
 };

@@ -56,31 +56,73 @@ std::string unescape_double(std::string_view s, const Line& l) {
     const char c = s[i];
     int hex = 0;
     switch (c) {
-      case '0': out += '\0'; break;
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case 't': case '\t': out += '\t'; break;
-      case 'n': out += '\n'; break;
-      case 'v': out += '\v'; break;
-      case 'f': out += '\f'; break;
-      case 'r': out += '\r'; break;
-      case 'e': out += '\x1b'; break;
-      case ' ': case '"': case '/': case '\\': out += c; break;
-      case 'N': append_utf8(out, 0x85); break;
-      case '_': append_utf8(out, 0xA0); break;
-      case 'L': append_utf8(out, 0x2028); break;
-      case 'P': append_utf8(out, 0x2029); break;
-      case 'x': hex = 2; break;
-      case 'u': hex = 4; break;
-      case 'U': hex = 8; break;
-      default: l.fail(fmt::format("the unknown escape '\\{}'", c));
+      case '0':
+        out += '\0';
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 't':
+      case '\t':
+        out += '\t';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'e':
+        out += '\x1b';
+        break;
+      case ' ':
+      case '"':
+      case '/':
+      case '\\':
+        out += c;
+        break;
+      case 'N':
+        append_utf8(out, 0x85);
+        break;
+      case '_':
+        append_utf8(out, 0xA0);
+        break;
+      case 'L':
+        append_utf8(out, 0x2028);
+        break;
+      case 'P':
+        append_utf8(out, 0x2029);
+        break;
+      case 'x':
+        hex = 2;
+        break;
+      case 'u':
+        hex = 4;
+        break;
+      case 'U':
+        hex = 8;
+        break;
+      default:
+        l.fail(fmt::format("the unknown escape '\\{}'", c));
     }
     if (!hex) continue;
     if (s.size() - i - 1 < static_cast<size_t>(hex)) l.fail("a cut-off \\x, \\u or \\U escape");
     uint32_t cp = 0;
     for (int k = 0; k < hex; ++k) {
       const char h = s[++i];
-      const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      const int v = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
       if (v < 0) l.fail("a \\x, \\u or \\U escape with a non-hex digit");
       cp = cp << 4 | static_cast<uint32_t>(v);
     }
@@ -110,9 +152,7 @@ std::string scalar(std::string_view s, const Line& l) {
   return std::string(s);
 }
 
-bool skip_line(std::string_view t) {
-  return t.empty() || t.front() == '#' || t == "---" || t == "...";
-}
+bool skip_line(std::string_view t) { return t.empty() || t.front() == '#' || t == "---" || t == "..."; }
 
 }  // namespace
 
@@ -141,7 +181,8 @@ std::map<std::string, std::string> parse_config(std::string_view text, const std
     if (colon == std::string_view::npos || colon == 0) l.fail("a line that is not 'key: value'");
     const std::string key(trim(t.substr(0, colon)));
     std::string_view value = trim(t.substr(colon + 1));
-    if (value.size() >= 2 && value.front() == '[' && value.back() == ']') value = trim(value.substr(1, value.size() - 2));
+    if (value.size() >= 2 && value.front() == '[' && value.back() == ']')
+      value = trim(value.substr(1, value.size() - 2));
     auto [it, fresh] = out.emplace(key, scalar(value, l));
     if (!fresh) l.fail("the key " + corpus::quote(key) + " twice");
     last = &it->second;

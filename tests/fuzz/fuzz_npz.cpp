@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   // deflate makes at most 1032 bytes of one; stored members are the input's.
-  if (total > static_cast<uint64_t>(size) * 1032 + 1024 * (a.size() + 1)) fuzz::broken("more array bytes than possible");
+  if (total > static_cast<uint64_t>(size) * 1032 + 1024 * (a.size() + 1))
+    fuzz::broken("more array bytes than possible");
   try {
     const npz::Archive b = npz::parse(zip_of(a), "back.npz");
     if (b.size() != a.size()) fuzz::broken("written back with another member count");

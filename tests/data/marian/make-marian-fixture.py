@@ -11,6 +11,8 @@
   ../../fuzz/corpus/npz/  small .npz files written by numpy (stored,
                  deflated, empty, a Marian config alone): the seeds of fuzz_npz
                  and the reader's unit tests (tests/libcorpus/core/test_npz.cpp)
+  untied/model.npz, untied/expected.json  the same with separate
+                 embeddings, an output matrix and ReLU
   expected.json  per sentence: the source SentencePiece ids, Marian's greedy
                  output as target SentencePiece ids, and the first logits rows
                  (indexed by target SentencePiece id; null where Marian has no
@@ -29,6 +31,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 D, HEADS, FFN, VOCAB_LEFT_OUT = 16, 2, 32, 3
 LOGIT_ROWS = 3
+# (folder, tied-embeddings-all, activation): model.npz here is OPUS-MT's
+# usual form; untied/model.npz has encoder_Wemb, decoder_Wemb and
+# decoder_ff_logit_out_W (its vocabulary and SentencePiece files are these).
+VARIANTS = [(".", True, "swish"), ("untied", False, "relu")]
 SENTENCES = [
     "hello world", "the quick brown fox", "jumps over the lazy dog", "cafe deja vu",
     "die strasse bitte", "do not stop", "Hello, World!", "a word and a word",
@@ -106,12 +112,12 @@ def attention(w, prefix, q_in, kv_in, causal):
 
 def ffn(w, prefix, x):
     a = x @ w[prefix + "_W1"] + w[prefix + "_b1"][0]
-    a = a / (1 + np.exp(-a))  # swish
+    a = np.maximum(a, 0) if w["relu"] else a / (1 + np.exp(-a))  # relu or swish
     return a @ w[prefix + "_W2"] + w[prefix + "_b2"][0]
 
 
 def encode(w, ids):
-    x = w["Wemb"][ids] * math.sqrt(D) + positions(len(ids), D)
+    x = w["src_emb"][ids] * math.sqrt(D) + positions(len(ids), D)
     x = layer_norm(x + attention(w, "encoder_l1_self", x, x, False), w, "encoder_l1_self_Wo")
     return layer_norm(x + ffn(w, "encoder_l1_ffn", x), w, "encoder_l1_ffn_ffn")
 
@@ -121,12 +127,12 @@ def decode(w, enc, prefix_ids):
     # signal); position t > 0 embeds the token produced at t-1.
     e = np.zeros((len(prefix_ids) + 1, D))
     if prefix_ids:
-        e[1:] = w["Wemb"][prefix_ids] * math.sqrt(D)
+        e[1:] = w["trg_emb"][prefix_ids] * math.sqrt(D)
     y = e + positions(len(e), D)
     y = layer_norm(y + attention(w, "decoder_l1_self", y, y, True), w, "decoder_l1_self_Wo")
     y = layer_norm(y + attention(w, "decoder_l1_context", y, enc, False), w, "decoder_l1_context_Wo")
     y = layer_norm(y + ffn(w, "decoder_l1_ffn", y), w, "decoder_l1_ffn_ffn")
-    return y @ w["Wemb"].T + w["decoder_ff_logit_out_b"][0]
+    return y @ w["out_w"] + w["decoder_ff_logit_out_b"][0]
 
 
 def npz_seeds():
@@ -162,13 +168,24 @@ def main():
             # the rest, as its files have both.
             plain = all(c.isalnum() or c == "\u2581" for c in p)
             f.write(f"{p if plain else json.dumps(p, ensure_ascii=False)}: {i}\n")
+    for variant in VARIANTS:
+        write_model(rng, variant, vocab, marian_id, pieces)
+
+
+def write_model(rng, variant, vocab, marian_id, pieces):
+    name, tied, act = variant
     V = len(vocab)
 
     def rnd(*shape, scale=0.4):
         return (rng.standard_normal(shape) * scale).astype(np.float32)
 
-    w = {"Wemb": rnd(V, D, scale=0.5), "decoder_ff_logit_out_b": rnd(1, V, scale=0.3)}
-    w["decoder_ff_logit_out_b"][0, marian_id["</s>"]] += 1.5  # some sentences end before the limit
+    if tied:
+        w = {"Wemb": rnd(V, D, scale=0.5)}
+    else:
+        w = {"encoder_Wemb": rnd(V, D, scale=0.5), "decoder_Wemb": rnd(V, D, scale=0.5),
+             "decoder_ff_logit_out_W": rnd(D, V, scale=0.5)}
+    w["decoder_ff_logit_out_b"] = rnd(1, V, scale=0.3)
+    w["decoder_ff_logit_out_b"][0, marian_id["</s>"]] += 1.5 if tied else 4.0  # some sentences end before the limit
 
     def attn(prefix):
         for m in "qkvo":
@@ -189,11 +206,19 @@ def main():
     attn("decoder_l1_context")
     ff("decoder_l1_ffn")
     yml = MODEL_YML.format(d=D, v=V, h=HEADS, f=FFN)
+    if not tied:
+        yml = yml.replace("tied-embeddings-all: true", "tied-embeddings-all: false")
+    yml = yml.replace("transformer-ffn-activation: swish", "transformer-ffn-activation: " + act)
     arrays = dict(w)
     arrays["special:model.yml"] = np.frombuffer(yml.encode() + b"\0", dtype=np.int8)
-    np.savez(os.path.join(HERE, "model.npz"), **arrays)
+    os.makedirs(os.path.join(HERE, name), exist_ok=True)
+    np.savez(os.path.join(HERE, name, "model.npz"), **arrays)
 
     w64 = {k: v.astype(np.float64) for k, v in w.items()}
+    w64["src_emb"] = w64["Wemb"] if tied else w64["encoder_Wemb"]
+    w64["trg_emb"] = w64["Wemb"] if tied else w64["decoder_Wemb"]
+    w64["out_w"] = w64["Wemb"].T if tied else w64["decoder_ff_logit_out_W"]
+    w64["relu"] = act == "relu"
     spm_id = {p: i for i, (p, s, t) in enumerate(pieces)}
     unk_spm = next(i for i, (p, s, t) in enumerate(pieces) if t == 2)
     rows = []
@@ -216,7 +241,7 @@ def main():
         rows.append({"text": text, "src": src_spm, "greedy": trg,
                      "ends": out[-1] == marian_id["</s>"], "logits": logit_rows})
     assert unk_spm == spm_id["<unk>"]
-    with open(os.path.join(HERE, "expected.json"), "w", encoding="utf-8") as f:
+    with open(os.path.join(HERE, name, "expected.json"), "w", encoding="utf-8") as f:
         json.dump({"vocab_size": len(pieces), "sentences": rows}, f, ensure_ascii=False)
         f.write("\n")
 

@@ -80,16 +80,17 @@ TEST_CASE("npz: hostile members are refused before anything is sized by them") {
   CHECK(error_of(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}})).empty());
   // A shape whose size overflows, and one that claims more than the data.
   CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, "
-                                       "4611686018427387904), }", std::string(8, '\0'))}}))
+                                          "4611686018427387904), }",
+                                          std::string(8, '\0'))}}))
             .find("does not match") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
-                                       std::string(8, '\0'))}}))
+  CHECK(error_of(zip_of({{"x.npy",
+                          npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(8, '\0'))}}))
             .find("does not match its 8 data bytes") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }",
-                                       std::string(8, '\0'))}}))
+  CHECK(error_of(zip_of({{"x.npy",
+                          npy_of("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
-                                       std::string(8, '\0'))}}))
+  CHECK(error_of(zip_of({{"x.npy",
+                          npy_of("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
   CHECK(error_of(zip_of({{"x.txt", "hello"}})).find("no .npy array") != std::string::npos);
   CHECK(error_of(zip_of({{"x.npy", "hello"}})).find("magic") != std::string::npos);
