@@ -6,12 +6,16 @@
 #      (robots.txt obeyed, 0.05 s between requests), then stopped;
 #   2. pc-ingest: WARC -> documents, one JSONL file per language;
 #   3. pc-split: documents -> documents with sentences, per language;
-#   4. sample bitext (TSV) -> TMX 1.4b, checked by xmllint and converted back
+#   4. sample bitext (TSV) -> pc-clean (default chain; rejected rows with their
+#      reasons beside it) -> TMX 1.4b, checked by xmllint and converted back
 #      to TSV to prove nothing was lost;
 #   5. pc-ibm1 trained on the first 2500 pairs of each sample bitext, word-based
 #      translation of the last 500, scored by pc-eval (BLEU, chrF) next to
-#      copying the source.
-# Later stages (align, clean, NMT) join as they land.
+#      copying the source;
+#   6. pc-embed: a small lexical encoder trained on each en-XX sample bitext
+#      (de, es, fr) encodes the split sentences of the English and the XX
+#      documents to .npy.
+# Later stages (mine, align, NMT) join as they land.
 BIN ?= build/release/tools
 OUT ?= out/sample
 SAMPLES := data/samples/bitext
@@ -24,10 +28,12 @@ PAIRS := $(patsubst $(SAMPLES)/%.tsv,%,$(wildcard $(SAMPLES)/en-*.tsv))
 SITE := data/samples/site
 SITE_FILES := $(shell find $(SITE) -type f)
 
-all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt
+EMBED_LANGS := de es fr
+
+all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt $(EMBED_LANGS:%=$(OUT)/embed/en-%.done)
 	@echo "pipeline: site -> $(OUT)/site.warc.gz -> $(OUT)/docs/*.jsonl -> $(OUT)/sents/*.jsonl;" \
-	  "$(words $(PAIRS)) language pairs -> $(OUT)/*.tmx.gz; IBM1 translation scores in $(OUT)/ibm1-scores.txt" \
-	  "(provenance in *.meta.json)"
+	  "$(words $(PAIRS)) language pairs -> $(OUT)/clean/*.tsv -> $(OUT)/*.tmx.gz; IBM1 translation scores in" \
+	  "$(OUT)/ibm1-scores.txt; sentence vectors in $(OUT)/embed/*.npy (provenance in *.meta.json)"
 	@cat $(OUT)/ibm1-scores.txt
 
 $(OUT):
@@ -75,14 +81,39 @@ $(OUT)/ibm1/%.scores: $(OUT)/ibm1/%.safetensors
 $(OUT)/ibm1-scores.txt: $(PAIRS:%=$(OUT)/ibm1/%.scores)
 	{ echo "# held-out pairs 2501-3000 of data/samples/bitext; $$($(BIN)/pc-eval bleu,chrf -q --short -r $(OUT)/ibm1/en-fr.test.ref $(OUT)/ibm1/en-fr.test.hyp | sed -E 's/ = .*//' | tr '\n' ' ')"; cat $^; } > $@
 
-# TSV -> TMX; the languages come from the file name (en-fr.tsv).
-$(OUT)/%.tmx.gz: $(SAMPLES)/%.tsv | $(OUT)
-	$(BIN)/pc-tmx --no-progress $< -o $@ --meta $@.meta.json
+# Bitext -> cleaned bitext (pc-clean's default chain); the languages come
+# from the file name (en-fr.tsv).
+$(OUT)/clean/%.tsv: $(SAMPLES)/%.tsv | $(OUT)
+	mkdir -p $(OUT)/clean
+	$(BIN)/pc-clean --no-progress -s $(word 1,$(subst -, ,$*)) -t $(word 2,$(subst -, ,$*)) \
+	  --rejected $(OUT)/clean/$*.rejected.tsv $< -o $@ --meta $@.meta.json
 
-# Well-formed XML, and TMX -> TSV gives back the input byte for byte.
+# TSV -> TMX, with the languages of the file name.
+$(OUT)/%.tmx.gz: $(OUT)/clean/%.tsv
+	$(BIN)/pc-tmx --no-progress -s $(word 1,$(subst -, ,$*)) -t $(word 2,$(subst -, ,$*)) $< -o $@ --meta $@.meta.json
+
+# Well-formed XML, and TMX -> TSV gives back the cleaned bitext byte for byte.
 $(OUT)/%.checked: $(OUT)/%.tmx.gz
 	zcat $< | xmllint --noout -
-	$(BIN)/pc-tmx -q $< | cmp - $(SAMPLES)/$*.tsv
+	$(BIN)/pc-tmx -q $< | cmp - $(OUT)/clean/$*.tsv
+	touch $@
+
+# A small lexical encoder per pair (the blocks of tests/cli/pc-embed.tst's
+# size, about a second), then the split sentences of both languages' documents
+# to .npy, row i = sentence i of the .txt beside it.
+$(OUT)/embed/%.safetensors: $(SAMPLES)/%.tsv | $(OUT)
+	mkdir -p $(OUT)/embed
+	$(BIN)/pc-embed train --no-progress -s $(word 1,$(subst -, ,$*)) -t $(word 2,$(subst -, ,$*)) \
+	  --buckets 256 --char-buckets 128 -o $@ --meta $@.meta.json $<
+
+$(OUT)/embed/%.txt: $(OUT)/sents/.done
+	mkdir -p $(OUT)/embed
+	/usr/bin/python3 -c 'import json, sys; [print(s) for l in open(sys.argv[1], encoding="utf-8") for s in json.loads(l).get("sentences", [])]' \
+	  $(OUT)/sents/$*.jsonl > $@
+
+$(OUT)/embed/en-%.done: $(OUT)/embed/en-%.safetensors $(OUT)/embed/en.txt $(OUT)/embed/%.txt
+	$(BIN)/pc-embed encode --no-progress -m $< --side src -o $(OUT)/embed/en-$*.en.npy $(OUT)/embed/en.txt
+	$(BIN)/pc-embed encode --no-progress -m $< --side trg -o $(OUT)/embed/en-$*.$*.npy $(OUT)/embed/$*.txt
 	touch $@
 
 check: $(PAIRS:%=$(OUT)/%.checked)

@@ -80,6 +80,8 @@ det_mode pc-eval.sentence -j "$bin/pc-eval" bleu,chrf --sentence -q -r "$in/ref-
 det_mode pc-eval.paired-bs -j "$bin/pc-eval" chrf --paired-bs --paired-bs-n 50 -q -r "$in/ref-big.txt" "$in/src-big.txt" "$in/ref-big.txt" -o scores.txt
 det_mode pc-eval.mining none "$bin/pc-eval" mining -q -g "$in/mine.gold" "$in/mine.cand" -o mining.tsv
 det_mode pc-eval.align none "$bin/pc-eval" align -q -g "$in/wa.gold" "$in/wa.test" -o aer.tsv
+det_mode pc-clean -j "$bin/pc-clean" -q -s en -t de --rejected rejected.tsv "$in/big.tsv" -o kept.tsv
+det_mode pc-clean.annotate-scores -j "$bin/pc-clean" -q -s en -t de --annotate --ibm1 "$in/ibm1.st" "$in/big.tsv" -o annotated.tsv
 det_mode pc-embed.train -j "$bin/pc-embed" train -q "${EMBED_SMALL[@]}" -o enc.st "$samples/bitext/en-de.tsv"
 det_mode pc-embed.encode -j "$bin/pc-embed" encode -q -m "$in/enc.st" -o vectors.npy "$in/src-big.txt"
 det_mode pc-embed.encode-bert -j "$bin/pc-embed" encode -q -m "$in/bert.st" --dtype float16 -o vectors.npy "$in/bert-src.txt"

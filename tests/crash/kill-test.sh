@@ -212,6 +212,7 @@ kill_mode pc-nmt.inspect - "$bin/pc-nmt" inspect --vocab -m "$in/nmt.st" -o voca
 kill_mode pc-eval.bleu,chrf - "$bin/pc-eval" bleu,chrf --sentence -q -r "$in/ref-big.txt" "$in/src-big.txt" -o scores.txt
 kill_mode pc-eval.mining - "$bin/pc-eval" mining -q -g "$in/mine.gold" "$in/mine.cand" -o mining.tsv
 kill_mode pc-eval.align - "$bin/pc-eval" align -q -g "$in/wa.gold" "$in/wa.test" -o aer.tsv
+kill_mode pc-clean - "$bin/pc-clean" -q -s en -t de --rejected rejected.tsv.gz "$in/huge.tsv" -o kept.tsv.gz
 kill_mode pc-embed.train - "$bin/pc-embed" train -q "${EMBED_SMALL[@]}" -o enc.st "$in/all.tsv"
 kill_mode pc-embed.encode - "$bin/pc-embed" encode -q -m "$in/enc.st" -o vectors.npy "$in/src.txt"
 kill_mode pc-embed.score - "$bin/pc-embed" score -q -m "$in/enc.st" "$in/big.tsv" -o scored.tsv.gz
