@@ -1,58 +1,97 @@
-// A whole cached decoder pass of a model file with 1, 2, 4 and 8 rows (one
-// sentence, B guessed positions), and the few-row products alone, best of
-// many calls (weights hot in cache, as in decoding a sentence): what a
-// parallel decoding pass costs against greedy's one-row pass.
+// A whole cached decoder pass with 1, 2, 4, 8 and 16 rows (one sentence, B
+// guessed positions) and the few-row products alone: what a parallel
+// decoding pass costs against greedy's one-row pass.
+//   nmt_pass_cost MODEL|PRESET:VOCAB [ROUNDS]
+// PRESET:VOCAB ("base:8000", "small:4000") takes a preset's shape with
+// random weights (the cost does not depend on their values), so a d=512
+// pass can be timed without training one. Two ways to feed the weights:
+//   hot       pass after pass on the same weights (in decoding a sentence,
+//             whatever of them fits in the caches stays there);
+//   streamed  a 64 MB buffer is written between passes (not timed), so
+//             the weights come from memory, as in a model bigger than L3.
+// Each round times every (mode, rows) once, interleaved, so a load that
+// comes and goes on a shared machine falls on all of them; medians of the
+// thread's CPU time (time the machine gives to other processes is not
+// counted; what they do to the caches is).
 // Built and run by bench/nmt-pass-cost.sh.
-#include <chrono>
-#include <cstdio>
-#include <vector>
 #include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "mt/model/model_file.h"
+#include "mt/model/params.h"
 #include "mt/model/transformer.h"
 #include "mt/tensor/tensor.h"
 using namespace mt;
-using clk = std::chrono::steady_clock;
-int main(int, char** argv) {
+
+namespace {
+double cpu_us() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: nmt_pass_cost MODEL|PRESET:VOCAB [ROUNDS]\n");
+    return 2;
+  }
   use_single_threaded_blas();
-  ModelFile mf(argv[1]);
-  const Config& cfg = mf.config();
+  const std::string what = argv[1];
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 21;
+  Config cfg;
+  std::unique_ptr<ModelFile> mf;
+  std::vector<float> own;
+  const float* params = nullptr;
+  if (const size_t colon = what.find(':'); colon != std::string::npos) {
+    cfg = Config::from_preset(what.substr(0, colon));
+    cfg.src_vocab = cfg.trg_vocab = std::atoi(what.c_str() + colon + 1);
+    ModelOffsets off;
+    ParamLayout layout = make_layout(cfg, off);
+    own.resize(static_cast<size_t>(layout.total()));
+    init_params(layout, own.data(), 1);
+    params = own.data();
+  } else {
+    mf = std::make_unique<ModelFile>(what);
+    cfg = mf->config();
+    params = mf->params();
+  }
+  std::printf("model %s: d=%d ffn=%d %d+%d layers, target vocabulary %d; 1 thread, thread CPU time, median of %d rounds\n",
+              what.c_str(), cfg.dim, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, cfg.trg_vocab, rounds);
   Transformer<float> m(cfg);
   std::vector<int32_t> src(20, 10);
   Batch b = make_batch(cfg, {&src}, {});
   DecoderCache<float> cache;
-  m.start_decoding(mf.params(), b, 64, cache);
-  std::vector<int32_t> tok(8, 12);
-  std::vector<float> logits;
-  double base = 0;
-  for (int Tq : {1, 2, 4, 8}) {
-    double best = 1e9;
-    for (int rep = 0; rep < 300; ++rep) {
-      auto t0 = clk::now();
-      m.decode(mf.params(), cache, tok.data(), Tq, 20, logits);
-      best = std::min(best, std::chrono::duration<double, std::micro>(clk::now() - t0).count());
-    }
-    if (Tq == 1) base = best;
-    printf("decoder pass %d rows: %.1f us (%.2fx)\n", Tq, best, best / base);
-  }
-  // The products alone: out projection [V,C], FFN up [F,C], down [C,F].
-  const ModelOffsets& off = m.offsets();
-  struct P { const char* name; const float* w; int n, k; };
-  std::vector<P> ps = {{"out V x C", mf.params() + off.out_w, cfg.trg_vocab, cfg.dim},
-                       {"ffn.w1 F x C", mf.params() + off.dec[0].ffn.w1, cfg.ffn_dim, cfg.dim},
-                       {"ffn.w2 C x F", mf.params() + off.dec[0].ffn.w2, cfg.dim, cfg.ffn_dim},
-                       {"self.wq C x C", mf.params() + off.dec[0].self.wq, cfg.dim, cfg.dim}};
-  std::vector<float> x(8 * 4096, 0.1f), y(8 * 8192);
-  for (auto& p : ps) {
-    double b1 = 0;
-    for (int mr : {1, 4, 8}) {
-      double best = 1e9;
-      for (int rep = 0; rep < 500; ++rep) {
-        auto t0 = clk::now();
-        linear_forward<float>(x.data(), p.w, nullptr, y.data(), mr, p.n, p.k);
-        best = std::min(best, std::chrono::duration<double, std::micro>(clk::now() - t0).count());
+  m.start_decoding(params, b, 64, cache);
+  const int rows[] = {1, 2, 4, 8, 16};
+  const char* modes[] = {"hot", "streamed"};
+  std::vector<int32_t> tok(16, 12);
+  std::vector<float> logits, flush(size_t{16} << 20);
+  std::vector<std::vector<double>> t(std::size(modes) * std::size(rows));
+  for (int r = 0; r < rounds; ++r)
+    for (size_t mode = 0; mode < std::size(modes); ++mode)
+      for (size_t ri = 0; ri < std::size(rows); ++ri) {
+        // hot: one untimed pass first, so the timed one finds what fits in cache
+        if (mode == 1)
+          for (size_t i = 0; i < flush.size(); i += 16) flush[i] += 1.0f;
+        else
+          m.decode(params, cache, tok.data(), rows[ri], 20, logits);
+        const double t0 = cpu_us();
+        m.decode(params, cache, tok.data(), rows[ri], 20, logits);
+        t[mode * std::size(rows) + ri].push_back(cpu_us() - t0);
       }
-      if (mr == 1) b1 = best;
-      printf("%s m=%d: %.1f us (%.2fx)\n", p.name, mr, best, best / b1);
+  for (size_t mode = 0; mode < std::size(modes); ++mode)
+    for (size_t ri = 0; ri < std::size(rows); ++ri) {
+      const double us = median(t[mode * std::size(rows) + ri]), base = median(t[mode * std::size(rows)]);
+      std::printf("decoder pass %-8s %2d rows: %9.1f us (%.2fx)\n", modes[mode], rows[ri], us, us / base);
     }
-  }
 }
