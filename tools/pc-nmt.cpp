@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
   tr_cmd.option("alpha", "X", &a.alpha, "length penalty exponent").range(0, 10);
   tr_cmd.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
                 "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
-  tr_cmd.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 8);
+  tr_cmd.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 16);
   tr_cmd.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram"}, "guesses for new positions of a parallel pass");
   tr_cmd.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");
   tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
