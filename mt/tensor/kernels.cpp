@@ -39,8 +39,9 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
 // the weight tile do not fit in L1 together (many rows, long k: FFN down),
 // k is cut into blocks and the accumulators wait in a small buffer between
 // blocks; each weight row is still read front to back, so the hardware
-// prefetcher keeps streaming it. One row takes a tile of 2 x kCols weight
-// rows instead (nothing to share, more accumulators to hide latency).
+// prefetcher keeps streaming it. Up to 8 rows with k <= 1024, and one row
+// whatever k, go one weight row at a time (by_weight_row): one sequential
+// stream of weights, which measured faster with weights from memory.
 typedef float v8 __attribute__((vector_size(32)));
 
 // ThreadSanitizer instruments the ifunc resolver that target_clones makes,
@@ -80,18 +81,6 @@ __attribute__((always_inline)) inline void tile(const float* a, const float* b, 
   for (int t = 0; t < R * C; ++t) acc[t] = s[t];
 }
 
-// Rows 0..m-1 against the C weight rows at b, k8 = k rounded down to 8, in k blocks of kb.
-template <int C>
-__attribute__((always_inline)) inline void column_tile(const float* a, const float* b, v8* acc, int m, int k,
-                                                       int k8, int kb) {
-  for (int p0 = 0; p0 < k8; p0 += kb) {
-    const int p1 = std::min(k8, p0 + kb);
-    int i = 0;
-    for (; i + 2 <= m; i += 2) tile<2, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
-    if (i < m) tile<1, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
-  }
-}
-
 // Reduces the accumulators of the C columns from j and adds the k % 8 tail.
 inline void finish(const float* a, const float* b, float* c, const v8* acc, int m, int n, int k, int j, int C,
                    bool accumulate) {
@@ -108,25 +97,70 @@ inline void finish(const float* a, const float* b, float* c, const v8* acc, int 
     }
 }
 
+// acc[i] for rows 0..m-1 of column j.
+inline void finish_one(const float* a, const float* b, float* c, const v8* acc, int m, int n, int k, int j,
+                       bool accumulate) {
+  finish(a, b, c, acc, m, n, k, j, 1, accumulate);
+}
+
+// One weight row at a time against all M rows (M accumulators): the
+// weights are read as one sequential stream, which the prefetcher serves
+// best, so with short k and up to 8 rows this is the faster order.
+template <int M>
+__attribute__((always_inline)) inline void by_weight_row(const float* a, const float* b, float* c, int n, int k,
+                                                         bool accumulate) {
+  const int k8 = k & ~7;
+  v8 acc[M];
+  for (int j = 0; j < n; ++j) {
+    const float* brow = b + static_cast<int64_t>(j) * k;
+#pragma GCC unroll 8
+    for (int i = 0; i < M; ++i) acc[i] = v8{};
+    for (int p = 0; p < k8; p += 8) {
+      v8 w;
+      load8(w, brow + p);
+#pragma GCC unroll 8
+      for (int i = 0; i < M; ++i) {
+        v8 x;
+        load8(x, a + static_cast<int64_t>(i) * k + p);
+        acc[i] += w * x;
+      }
+    }
+    finish_one(a, b, c, acc, M, n, k, j, accumulate);
+  }
+}
+
+// Rows 0..m-1 against the C weight rows at b, k8 = k rounded down to 8, in k blocks of kb.
+template <int C>
+__attribute__((always_inline)) inline void column_tile(const float* a, const float* b, v8* acc, int m, int k,
+                                                       int k8, int kb) {
+  for (int p0 = 0; p0 < k8; p0 += kb) {
+    const int p1 = std::min(k8, p0 + kb);
+    int i = 0;
+    for (; i + 2 <= m; i += 2) tile<2, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
+    if (i < m) tile<1, C>(a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C);
+  }
+}
+
 PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float* c, int m, int n, int k,
                                           bool accumulate) {
+  // Measured (bench/gemm_few_rows.cpp): weights streamed from memory, k =
+  // 512 and up to 8 rows, one weight row at a time is fastest (one stream);
+  // tiles win at 9+ rows and, with k = 2048 (FFN down), from 2 rows, where
+  // the rows no longer sit in L1 beside a streamed weight row.
+  if (m <= 8 && (k <= 1024 || m == 1)) {
+    switch (m) {
+      case 1: return by_weight_row<1>(a, b, c, n, k, accumulate);
+      case 2: return by_weight_row<2>(a, b, c, n, k, accumulate);
+      case 3: return by_weight_row<3>(a, b, c, n, k, accumulate);
+      case 4: return by_weight_row<4>(a, b, c, n, k, accumulate);
+      case 5: return by_weight_row<5>(a, b, c, n, k, accumulate);
+      case 6: return by_weight_row<6>(a, b, c, n, k, accumulate);
+      case 7: return by_weight_row<7>(a, b, c, n, k, accumulate);
+      default: return by_weight_row<8>(a, b, c, n, k, accumulate);
+    }
+  }
   const int k8 = k & ~7;
   v8 acc[kFewRows * 2 * kCols];
-  if (m == 1) {
-    constexpr int C = 2 * kCols;
-    int j = 0;
-    for (; j + C <= n; j += C) {
-      for (int t = 0; t < C; ++t) acc[t] = v8{};
-      tile<1, C>(a, b + static_cast<int64_t>(j) * k, k, 0, k8, acc);
-      finish(a, b, c, acc, 1, n, k, j, C, accumulate);
-    }
-    for (; j < n; ++j) {
-      acc[0] = v8{};
-      tile<1, 1>(a, b + static_cast<int64_t>(j) * k, k, 0, k8, acc);
-      finish(a, b, c, acc, 1, n, k, j, 1, accumulate);
-    }
-    return;
-  }
   // The k block: the m input rows and kCols weight rows of it fit in L1.
   int kb = k8;
   const int64_t tile_bytes = static_cast<int64_t>(m + kCols) * k8 * static_cast<int64_t>(sizeof(float));
