@@ -30,36 +30,28 @@ const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -
 struct Args : mt::TrainSettings {
   std::string model;
   bool vocab = false;
-  int beam = 1, n_best = 0;
+  int beam = 1, n_best = 0, block = 4;
   std::string length_penalty = "gnmt", stats, decode = "greedy", draft = "pad";
-  int block = 4;
   double alpha = 0.6;
 };
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw cli::UsageError("train needs -o MODEL (a .safetensors file)");
-  if (files.empty()) {
-    ctx.check_stdin_not_terminal(kUsage);
-    files.push_back("-");
-  }
+  if (files.empty()) ctx.check_stdin_not_terminal(kUsage);
+  if (files.empty()) files.push_back("-");
   const bool bar = ctx.progress().enabled();
   auto last_draw = std::chrono::steady_clock::now() - std::chrono::seconds(1);
   mt::TrainEvents ev;
   ev.input = [&](const std::string& f) { ctx.note_input(f); };
   ev.info = [&](const std::string& msg) { ctx.info(msg); };
   ev.count = [&](const std::string& key, uint64_t n) { ctx.set_count(key, n); };
-  ev.validated = [&](const std::string& msg) {
-    if (bar) fprintf(stderr, "\r\033[K");
-    ctx.info(msg);
-  };
+  ev.validated = [&](const std::string& msg) { if (bar) std::fputs("\r\033[K", stderr); ctx.info(msg); };
   ev.progress = [&](const mt::TrainState& s, double loss, double tps) {
-    if (!bar) return;
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_draw < std::chrono::milliseconds(200)) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!bar || now - last_draw < std::chrono::milliseconds(200)) return;
     last_draw = now;
-    std::string total = a.max_steps ? fmt::format("/{}", a.max_steps) : "";
-    fprintf(stderr, "\r\033[Kpc-nmt train: step %lld%s  epoch %lld  loss %.3f  %.0f tok/s",
-            static_cast<long long>(s.step), total.c_str(), static_cast<long long>(s.epoch), loss, tps);
+    fmt::print(stderr, "\r\033[Kpc-nmt train: step {}{}  epoch {}  loss {:.3f}  {:.0f} tok/s", s.step,
+               a.max_steps ? fmt::format("/{}", a.max_steps) : "", s.epoch, loss, tps);
   };
   const mt::TrainJob job{std::move(files), c.output, c.seed, c.skip_bad,
                          {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}}, c.max_line};
@@ -73,14 +65,12 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
 
 void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std::vector<std::string>& files) {
   if (a.model.empty()) throw cli::UsageError("translate needs -m MODEL");
-  const std::string in_path = ctx.single_input(files, kUsage);
+  auto src = open_input(ctx.single_input(files, kUsage));
   const mt::TranslationModel model(a.model);
   mt::use_single_threaded_blas();
   mt::TranslateOptions opt;
-  opt.decode.batch_size = a.batch_size;
-  opt.decode.max_len_factor = a.max_len_factor;
+  opt.decode = {a.batch_size, a.max_len_factor};
   mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft);
-  auto src = open_input(in_path);
   LineReader lines(*src, c.max_line);
   Output out(c.output);
   std::optional<Output> stats;
@@ -91,10 +81,10 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (stats) stats->commit();
   ctx.set_count("sentences", n.sentences);
   if (n.empty) ctx.set_count("empty", n.empty);
-  if (stats) ctx.set_count("decoder passes", n.passes);
-  if (stats)
-    ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,
-                         n.median_tokens_per_pass, n.median_ms));
+  if (!stats) return;
+  ctx.set_count("decoder passes", n.passes);
+  ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,
+                       n.median_tokens_per_pass, n.median_ms));
 }
 
 void inspect(const cli::Common& c, const Args& a) {
