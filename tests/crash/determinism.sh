@@ -75,6 +75,7 @@ det_mode pc-nmt.train -j "$bin/pc-nmt" train "${NMT_TINY[@]}" --max-steps 4 --va
   --valid "$tdata/nmt/valid.tsv" -q -o model.st "$tdata/nmt/train.tsv"
 det_mode pc-nmt.translate -j "$bin/pc-nmt" translate -q -m "$in/nmt.st" "$in/nmt-src.txt" -o out.txt
 det_mode pc-nmt.inspect none "$bin/pc-nmt" inspect --vocab -m "$in/nmt.st" -o vocab.tsv
+det_mode pc-nmt.import-marian none "$bin/pc-nmt" import-marian -q -o model.st "$tdata/marian"
 det_mode pc-eval.bleu,chrf,chrf++ -j "$bin/pc-eval" bleu,chrf,chrf++ -q -r "$in/ref.txt" "$in/src.txt" -o scores.txt
 det_mode pc-eval.sentence -j "$bin/pc-eval" bleu,chrf --sentence -q -r "$in/ref-big.txt" "$in/src-big.txt" -o scores.txt
 det_mode pc-eval.paired-bs -j "$bin/pc-eval" chrf --paired-bs --paired-bs-n 50 -q -r "$in/ref-big.txt" "$in/src-big.txt" "$in/ref-big.txt" -o scores.txt

@@ -209,6 +209,7 @@ kill_mode pc-nmt.train replaces,resume "$bin/pc-nmt" train "${NMT_TINY[@]}" --ma
   --valid "$tdata/nmt/valid.tsv" -q -o model.st "$tdata/nmt/train.tsv"
 kill_mode pc-nmt.translate - "$bin/pc-nmt" translate -q -m "$in/nmt.st" "$in/nmt-src.txt" -o out.txt
 kill_mode pc-nmt.inspect - "$bin/pc-nmt" inspect --vocab -m "$in/nmt.st" -o vocab.tsv
+kill_mode pc-nmt.import-marian - "$bin/pc-nmt" import-marian -q -o model.st "$tdata/marian"
 kill_mode pc-eval.bleu,chrf - "$bin/pc-eval" bleu,chrf --sentence -q -r "$in/ref-big.txt" "$in/src-big.txt" -o scores.txt
 kill_mode pc-eval.mining - "$bin/pc-eval" mining -q -g "$in/mine.gold" "$in/mine.cand" -o mining.tsv
 kill_mode pc-eval.align - "$bin/pc-eval" align -q -g "$in/wa.gold" "$in/wa.test" -o aer.tsv
