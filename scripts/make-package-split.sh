@@ -58,7 +58,7 @@ mkdir -p "$OUT_DIR"
 TMP=$(mktemp -d "$OUT_DIR/.tmp.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-"$PY" - "$LOCALEDIR" "$TMP" "${SPLIT_TEST:-1000}" "${SPLIT_VALID:-500}" "${SPLIT_MAX_SHARE:-0.25}" "${LANGS[@]}" <<'PYEOF'
+PARACORP_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)" "$PY" - "$LOCALEDIR" "$TMP" "${SPLIT_TEST:-1000}" "${SPLIT_VALID:-500}" "${SPLIT_MAX_SHARE:-0.25}" "${LANGS[@]}" <<'PYEOF'
 import hashlib
 import os
 import re
@@ -67,11 +67,12 @@ import subprocess
 import sys
 import unicodedata
 from collections import OrderedDict
+sys.path.insert(0, os.environ["PARACORP_SCRIPTS"])
+from gettext_catalogues import MIN_LEN, MAX_LEN, owning_packages, read_mo, normalise, strip_accel, bad_chars, has_placeholder, has_letter, why_rejected  # noqa: E402
 
 LOCALEDIR, TMP = sys.argv[1], sys.argv[2]
 N_TEST, N_VALID, MAX_SHARE = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 LANGS = sys.argv[6:]
-MIN_LEN, MAX_LEN = 3, 300
 
 
 def log(*a):
@@ -82,136 +83,10 @@ def sha(s):
     return hashlib.sha256(s.encode("utf-8")).hexdigest()
 
 
-# ---- copied from scripts/make-sample-bitext.sh (keep the two in step) ----
-def owning_packages(paths):
-    """dpkg -S for many paths at once -> {path: package}."""
-    res = subprocess.run(["dpkg", "-S", "--"] + paths, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, check=False)
-    owner = {}
-    for line in res.stdout.decode("utf-8", "replace").splitlines():
-        if line.startswith("diversion by") or ": /" not in line:
-            continue
-        pkgs, path = line.split(": /", 1)
-        path = "/" + path
-        pkg = pkgs.split(",")[0].strip().split(":")[0]   # first owner, arch stripped
-        owner.setdefault(path, pkg)
-    return owner
+# Catalogue ownership, .mo reading and the pair filters: scripts/gettext_catalogues.py,
+# shared with make-sample-bitext.sh.
 
 
-def read_mo(path):
-    """Yields (msgctxt|None, msgid, msgstr) for the singular entries of a .mo.
-
-    Plural entries (msgid containing NUL) and the header are skipped.  .mo
-    files contain no fuzzy entries (msgfmt drops them unless --use-fuzzy)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 28:
-        return
-    magic = struct.unpack("<I", data[:4])[0]
-    if magic == 0x950412de:
-        end = "<"
-    elif magic == 0xde120495:
-        end = ">"
-    else:
-        log("not a .mo file, skipped:", path)
-        return
-    _rev, n, o_orig, o_trans = struct.unpack(end + "4I", data[4:20])
-
-    def entry(table, i):
-        ln, off = struct.unpack(end + "2I", data[table + 8 * i: table + 8 * i + 8])
-        return data[off:off + ln]
-
-    raw = [(entry(o_orig, i), entry(o_trans, i)) for i in range(n)]
-    charset = "utf-8"
-    for k, v in raw:
-        if k == b"":
-            m = re.search(rb"charset=([-\w.]+)", v)
-            if m:
-                charset = m.group(1).decode("ascii").lower()
-            break
-    if charset in ("charset", "ascii", "us-ascii"):
-        charset = "utf-8"
-    for k, v in raw:
-        if k == b"" or b"\x00" in k:          # header / plural entry
-            continue
-        try:
-            k = k.decode(charset)
-            v = v.decode(charset)
-        except (UnicodeDecodeError, LookupError):
-            continue
-        ctxt = None
-        if "\x04" in k:
-            ctxt, k = k.split("\x04", 1)
-        yield ctxt, k, v
-
-
-# --------------------------------------------------------------------------
-# Normalisation and filters
-# --------------------------------------------------------------------------
-
-_WS = re.compile(r"[ \t\n\r\f\v]+")          # ASCII whitespace only; NBSP is kept
-# "(_F)" / "(&F)" accelerator suffixes used by CJK translations
-_ACCEL_PAREN = re.compile(r"\s?[(（][_&]([A-Za-z0-9])[)）]")
-# "_File" / "&File": _ or & at the start of a word, immediately before a letter
-_ACCEL_WORD = re.compile(r"(?<![\w&])[_&](?=[^\W\d_])")
-_ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")
-
-_PRINTF = re.compile(r"%(?:\d+\$)?[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
-                     r"(?:hh|h|ll|l|L|q|j|z|Z|t|I)?[diouxXeEfFgGaAcCsSpnm]"
-                     r"|%\([A-Za-z_][A-Za-z0-9_]*\)[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diouxXeEfFgGcrsa]"
-                     r"|%<PRI[diouxX]\w*>|%[A-Za-z]\b")
-_BRACE = re.compile(r"\{[A-Za-z0-9_.:!]*\}|\$[{(]?[A-Za-z_][A-Za-z0-9_]*[})]?|\$\d")
-_MARKUP = re.compile(r"<[^<>]*>")
-
-
-def normalise(s):
-    return _WS.sub(" ", s).strip()
-
-
-def strip_accel(s):
-    if _ENTITY.search(s):                   # contains markup entities: leave alone
-        return s
-    s = _ACCEL_PAREN.sub("", s)
-    return _ACCEL_WORD.sub("", s)
-
-
-def bad_chars(s):
-    for ch in s:
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs", "Co", "Cn") or ch == "\ufffd":
-            return True
-    return False
-
-
-def has_placeholder(s):
-    return bool(_PRINTF.search(s) or _BRACE.search(s) or _MARKUP.search(s))
-
-
-def has_letter(s):
-    return any(ch.isalpha() for ch in s)
-
-
-def why_rejected(src, trg):
-    if not src or not trg:
-        return "empty"
-    if src == trg:
-        return "identical"
-    if min(len(src), len(trg)) < MIN_LEN:
-        return "too-short"
-    if max(len(src), len(trg)) > MAX_LEN:
-        return "too-long"
-    if bad_chars(src) or bad_chars(trg):
-        return "control-char"
-    if has_placeholder(src) or has_placeholder(trg):
-        return "placeholder/markup"
-    if "_" in src or "_" in trg:
-        return "identifier"
-    if not has_letter(src) or not has_letter(trg):
-        return "no-letter"
-    return None
-
-
-# ---- end of the copy ----
 
 
 def read_pairs(lang):
