@@ -33,12 +33,6 @@ std::string dict_text(uint64_t rows, size_t dim, Dtype dtype) {
          ", " + std::to_string(dim) + "), }";
 }
 
-mode_t current_umask() {
-  mode_t m = ::umask(0);
-  ::umask(m);
-  return m;
-}
-
 }  // namespace
 
 const char* dtype_name(Dtype d) { return d == Dtype::kF16 ? "float16" : "float32"; }
@@ -127,28 +121,13 @@ Writer::Writer(const std::string& path, size_t dim, Dtype dtype) : path_(path), 
     throw e;
   }
   if (dim_ == 0) throw ConfigError("vectors of dimension 0");
-  const size_t slash = path_.rfind('/');
-  dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
-  base_ = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-  struct stat st;
-  const bool exists = ::stat(path_.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw Error("is a directory", "give a file name for -o").at(path_);
-  if (exists && !S_ISREG(st.st_mode)) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error("cannot open output (" + errno_text(errno) + ")").at(path_);
-    direct_ = true;
-  } else {
-    tmp_path_ = tempfiles::template_for(dir_, base_);
-    fd_ = ::mkostemp(tmp_path_.data(), O_CLOEXEC);
-    if (fd_ < 0) {
-      const int e = errno;
-      throw Error("cannot create output file (" + errno_text(e) + ")",
-                  e == ENOENT ? "create the folder first" : "choose a writable location for -o")
-          .at(path_);
-    }
-    ::fchmod(fd_, 0666 & ~current_umask());
-    temp_slot_ = tempfiles::add(tmp_path_.c_str());
-  }
+  tempfiles::Target t = tempfiles::open_target(path_);
+  dir_ = std::move(t.dir);
+  base_ = std::move(t.base);
+  tmp_path_ = std::move(t.tmp_path);
+  fd_ = t.fd;
+  temp_slot_ = t.slot;
+  direct_ = t.direct;
   buf_ = header(0, dim_, dtype_);
   header_size_ = buf_.size();
 }

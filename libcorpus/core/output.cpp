@@ -146,12 +146,6 @@ std::unique_ptr<Output::Encoder> make_encoder(Compression c) {
   return nullptr;
 }
 
-mode_t current_umask() {
-  mode_t m = ::umask(0);
-  ::umask(m);
-  return m;
-}
-
 }  // namespace
 
 Output::Output(const std::string& path) : Output(path, compression_for_path(path)) {}
@@ -160,31 +154,13 @@ Output::Output(const std::string& path, Compression compression) : path_(path.em
   if (path_ == "-") {
     fd_ = 1;
   } else {
-    size_t slash = path_.rfind('/');
-    dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
-    base_ = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-    struct stat st;
-    const bool exists = ::stat(path_.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) throw Error("is a directory", "give a file name for -o").at(path_);
-    if (exists && !S_ISREG(st.st_mode)) {
-      // A device or pipe (/dev/null, /dev/stdout, a FIFO): write to it directly.
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd_ < 0) throw Error("cannot open output (" + errno_text(errno) + ")").at(path_);
-      direct_ = true;
-      enc_ = make_encoder(compression);
-      buf_.reserve(cap_);
-      return;
-    }
-    tmp_path_ = tempfiles::template_for(dir_, base_);
-    fd_ = ::mkostemp(tmp_path_.data(), O_CLOEXEC);
-    if (fd_ < 0) {
-      int e = errno;
-      throw Error("cannot create output file (" + errno_text(e) + ")",
-                  e == ENOENT ? "create the folder first" : "choose a writable location for -o")
-          .at(path_);
-    }
-    ::fchmod(fd_, 0666 & ~current_umask());
-    temp_slot_ = tempfiles::add(tmp_path_.c_str());
+    tempfiles::Target t = tempfiles::open_target(path_);
+    dir_ = std::move(t.dir);
+    base_ = std::move(t.base);
+    tmp_path_ = std::move(t.tmp_path);
+    fd_ = t.fd;
+    temp_slot_ = t.slot;
+    direct_ = t.direct;  // a device or pipe (/dev/null, /dev/stdout, a FIFO)
   }
   enc_ = make_encoder(compression);
   buf_.reserve(cap_);

@@ -1,7 +1,9 @@
 #include "libcorpus/core/tempfiles.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,6 +11,8 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+
+#include "libcorpus/core/error.h"
 
 namespace corpus::tempfiles {
 namespace {
@@ -94,6 +98,35 @@ int remove_stale(const std::string& dir, const std::string& base) {
     if (::unlink((dir + std::string(name)).c_str()) == 0) ++removed;
   }
   return removed;
+}
+
+Target open_target(const std::string& path) {
+  Target t;
+  const size_t slash = path.rfind('/');
+  t.dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  t.base = slash == std::string::npos ? path : path.substr(slash + 1);
+  struct stat st;
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw Error("is a directory", "give a file name for -o").at(path);
+  if (exists && !S_ISREG(st.st_mode)) {
+    t.fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (t.fd < 0) throw Error("cannot open output (" + errno_text(errno) + ")").at(path);
+    t.direct = true;
+    return t;
+  }
+  t.tmp_path = template_for(t.dir, t.base);
+  t.fd = ::mkostemp(t.tmp_path.data(), O_CLOEXEC);
+  if (t.fd < 0) {
+    const int e = errno;
+    throw Error("cannot create output file (" + errno_text(e) + ")",
+                e == ENOENT ? "create the folder first" : "choose a writable location for -o")
+        .at(path);
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(t.fd, 0666 & ~mask);
+  t.slot = add(t.tmp_path.c_str());
+  return t;
 }
 
 }  // namespace corpus::tempfiles

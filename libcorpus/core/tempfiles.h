@@ -31,4 +31,19 @@ void remove(int slot);
 // Unlinks every registered path. Async-signal-safe.
 void unlink_all() noexcept;
 
+// Where an output's bytes go until it is committed: an existing device or
+// FIFO (/dev/null, a pipe) is opened and written directly; anything else
+// gets a new temporary beside `path` (template_for, mode 0666 less the
+// umask), registered with add(). Throws corpus::Error naming `path` for a
+// folder or a place it cannot create the file. corpus::Output and the .npy
+// writer both open their files this way.
+struct Target {
+  std::string dir, base;  // "dir/" (or "") and the file name
+  std::string tmp_path;   // the temporary; empty when direct
+  int fd = -1;
+  int slot = -1;  // add()'s slot of the temporary
+  bool direct = false;
+};
+Target open_target(const std::string& path);
+
 }  // namespace corpus::tempfiles
