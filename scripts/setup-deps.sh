@@ -38,6 +38,8 @@ PACKAGES=(
   # mt engine and pc-nmt: Eigen tensors, OpenBLAS products (linked
   # explicitly, pthread build), SentencePiece training and encoding
   libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
+  # pc-mine: k-nearest-neighbour search (Flat, IVF, HNSW, PQ indexes)
+  libfaiss-dev
   # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md)
   clang libclang-rt-14-dev
 )
