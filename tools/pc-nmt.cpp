@@ -18,6 +18,7 @@
 #include "mt/model/marian_import.h"
 #include "mt/tensor/tensor.h"
 #include "mt/train/train_run.h"
+#include "tools/pc-nmt-options.h"
 
 using namespace corpus;
 
@@ -25,15 +26,6 @@ namespace {
 
 const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL | "
                      "import-marian -o MODEL FOLDER";
-
-// The training settings, plus what translate and inspect take.
-struct Args : mt::TrainSettings {
-  std::string model;
-  bool vocab = false;
-  int beam = 1, n_best = 0, block = 4;
-  std::string length_penalty = "gnmt", stats, decode = "greedy", draft = "pad";
-  double alpha = 0.6;
-};
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw cli::UsageError("train needs -o MODEL (a .safetensors file)");
@@ -75,10 +67,14 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
+  std::optional<Output> ddg;
+  if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
+  opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {}", a.decode, a.block, a.draft);
   const mt::TranslateCounts n = mt::translate_stream(
       model, lines, out, opt, [&](uint64_t done) { ctx.progress().update(src->raw_bytes_read(), done); });
   out.commit();
   if (stats) stats->commit();
+  if (ddg) ddg->commit();
   ctx.set_count("sentences", n.sentences);
   if (n.empty) ctx.set_count("empty", n.empty);
   if (!stats) return;
@@ -100,59 +96,6 @@ void import_marian(cli::Context& ctx, const cli::Common& c) {
   ctx.info(mt::describe(mt::import_marian(src, c.output, {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}})));
 }
 
-// Decoding settings: translate's, and train's for validation.
-void decoding_options(cli::App& a, Args& s) {
-  a.group("Decoding");
-  a.option("batch-size", "N", &s.batch_size, "sentences decoded together").at_least(1);
-  a.option("max-len-factor", "X", &s.max_len_factor, "output tokens <= X * source tokens + 10").at_least(0);
-}
-
-void training_options(cli::App& t, Args& a) {
-  t.group("Data");
-  t.option("valid", "FILE", &a.valid, "validation bitext TSV: loss, chrF and BLEU every --valid-every steps");
-  t.option("max-len", "N", &a.max_len, "tokens per sentence, EOS included; longer pairs are counted and skipped").at_least(2);
-  t.option("vocab-size", "N", &a.vocab_size, "SentencePiece vocabulary size (a soft limit on small data)").at_least(8);
-  t.choice("spm-type", "TYPE", &a.spm_type, {"unigram", "bpe"}, "SentencePiece model");
-  t.option("spm-sentences", "N", &a.spm_sentences, "sentences sampled (seeded) to train SentencePiece").at_least(1);
-  t.flag("separate-vocab", &a.separate_vocab, "one SentencePiece model per side (default: one joint model)");
-  t.group("Architecture");
-  t.choice("arch", "NAME", &a.arch, {"base", "small", "tiny"}, "preset (base: Marian transformer-base)");
-  t.option("dim", "N", &a.dim, "model channels", "from --arch").range(0, 65536);
-  t.option("heads", "N", &a.heads, "attention heads", "from --arch").range(0, 1024);
-  t.option("ffn-dim", "N", &a.ffn_dim, "feed-forward channels", "from --arch").range(0, 262144);
-  t.option("enc-layers", "N", &a.enc_layers, "encoder layers", "from --arch").range(0, 1024);
-  t.option("dec-layers", "N", &a.dec_layers, "decoder layers", "from --arch").range(0, 1024);
-  t.choice("activation", "F", &a.activation, {"relu", "swish", "gelu"}, "feed-forward activation", "from --arch");
-  t.choice("norm", "WHERE", &a.norm, {"post", "pre"}, "layer norm (post: Marian)", "from --arch");
-  t.flag("untie-output", &a.untie_output, "an output projection of its own (default: tied to target embeddings)");
-  t.group("Training");
-  t.option("batch-tokens", "N", &a.batch_tokens, "padded tokens per batch").at_least(1);
-  t.option("grad-shards", "N", &a.grad_shards, "batch pieces with their own gradient, summed in order; "
-           "results depend on this, never on --threads").at_least(1);
-  t.option("lr", "X", &a.lr, "peak learning rate").at_least(0);
-  t.option("warmup", "N", &a.warmup, "linear warm-up steps");
-  t.choice("decay", "D", &a.decay, {"inv-sqrt", "linear", "none"}, "after warm-up (linear: to 0 at --max-steps)");
-  t.option("beta1", "X", &a.beta1, "AdamW beta1").range(0, 1);
-  t.option("beta2", "X", &a.beta2, "AdamW beta2").range(0, 1);
-  t.option("adam-eps", "X", &a.adam_eps, "AdamW epsilon").at_least(0);
-  t.option("weight-decay", "X", &a.weight_decay, "AdamW decoupled weight decay").at_least(0);
-  t.option("label-smoothing", "X", &a.label_smoothing, "label smoothing").range(0, 1);
-  t.option("dropout", "X", &a.dropout, "dropout on embeddings and sublayer outputs").range(0, 1);
-  t.option("clip-norm", "X", &a.clip_norm, "clip the gradient's global norm to X (0: off)").at_least(0);
-  t.option("max-steps", "N", &a.max_steps, "stop after N steps in all (0: no limit)");
-  t.option("max-time", "SECONDS", &a.max_time, "stop this run after SECONDS (0: no limit)").at_least(0);
-  t.option("max-epochs", "N", &a.max_epochs, "stop after N epochs (0: no limit)");
-  t.option("valid-every", "N", &a.valid_every, "steps between validations and checkpoints").at_least(1);
-  t.option("log-every", "N", &a.log_every, "steps between training-log records").at_least(1);
-  t.option("patience", "N", &a.patience, "stop after N validations without improvement (0: never)").at_least(0);
-  t.choice("stop-metric", "M", &a.stop_metric, {"chrf", "bleu", "loss"},
-           "validation metric for the best model and early stopping");
-  t.flag("resume", &a.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
-  t.option("log", "FILE", &a.log, "JSONL training log", "MODEL.log.jsonl");
-  t.option("plot", "FILE", &a.plot, "SVG plot of the loss and score curves", "MODEL.svg");
-  decoding_options(t, a);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -167,20 +110,7 @@ int main(int argc, char** argv) {
   train_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kSkipBad |
                           cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& tr_cmd = app.subcommand("translate", "translate text, a sentence a line", "translate -m MODEL [-o OUT] [TEXT]");
-  tr_cmd.group("Model");
-  tr_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with");
-  decoding_options(tr_cmd, a);
-  tr_cmd.group("Search");
-  tr_cmd.option("beam", "K", &a.beam, "beam size (1: greedy decoding)").range(1, 1024);
-  tr_cmd.option("n-best", "N", &a.n_best, "write N best rows SENTENCE TAB TEXT TAB SCORE (0: a line each)").range(0, 1024);
-  tr_cmd.choice("length-penalty", "LP", &a.length_penalty, {"none", "gnmt", "marian"},
-                "beam ranking: log P / ((5+len)/6)^alpha (gnmt), / len^alpha (marian), log P (none)");
-  tr_cmd.option("alpha", "X", &a.alpha, "length penalty exponent").range(0, 10);
-  tr_cmd.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
-                "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
-  tr_cmd.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 16);
-  tr_cmd.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram"}, "guesses for new positions of a parallel pass");
-  tr_cmd.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");
+  translate_options(tr_cmd, a);
   tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
   cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");
   in_cmd.group("Model");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <unordered_map>
 
 #include "libcorpus/core/error.h"
@@ -57,8 +58,16 @@ class Drafter {
   std::unordered_map<int32_t, int32_t> pool_;
 };
 
+// The softmax probability of the row's largest logit.
+float top_probability(const float* row, int V, float top) {
+  double sum = 0;
+  for (int v = 0; v < V; ++v) sum += std::exp(static_cast<double>(row[v] - top));
+  return static_cast<float>(1.0 / sum);
+}
+
 void decode_one(const Config& cfg, const float* p, Transformer<float>& model, const std::vector<int32_t>& src,
-                const DecodeOptions& opt, const ParallelOptions& po, std::vector<int32_t>& y, SentenceStats& st) {
+                const DecodeOptions& opt, const ParallelOptions& po, std::vector<int32_t>& y, SentenceStats& st,
+                DecodeTrace* trace) {
   Batch batch = make_batch(cfg, {&src}, {});
   const int limit = output_limit(cfg, opt, batch.src_len[0]);
   const int b = po.block, V = cfg.trg_vocab;
@@ -89,6 +98,14 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
     }
     int a = 1;  // outputs 0..a-1 saw only accepted inputs
     while (a < Tq && in[a] == o[a - 1]) ++a;
+    if (trace) {
+      PassTrace& pt = trace->emplace_back();
+      pt.t0 = t0, pt.accepted = a, pt.out = o;
+      for (int i = 0; i < Tq; ++i) {
+        const float* row = logits.data() + static_cast<size_t>(i) * V;
+        pt.prob.push_back(top_probability(row, V, row[o[i]]));
+      }
+    }
     for (int i = 0; i < a; ++i) {
       if (eos_at < 0 && o[i] == cfg.eos_id) eos_at = static_cast<int>(y.size());
       y.push_back(o[i]);
@@ -114,7 +131,8 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
 std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const float* params,
                                                      const std::vector<std::vector<int32_t>>& src,
                                                      const DecodeOptions& opt, const ParallelOptions& popt,
-                                                     std::vector<SentenceStats>* stats) {
+                                                     std::vector<SentenceStats>* stats,
+                                                     std::vector<DecodeTrace>* traces) {
   if (popt.mode == DecodeMode::kGreedy) {
     DecodeOptions one = opt;
     one.batch_size = 1;
@@ -133,7 +151,8 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
     const auto t0 = std::chrono::steady_clock::now();
     Transformer<float> model(cfg);
     SentenceStats st;
-    decode_one(cfg, params, model, *s[0], opt, popt, out[idx[0]], st);
+    DecodeTrace* trace = traces && idx[0] < traces->size() ? &(*traces)[idx[0]] : nullptr;
+    decode_one(cfg, params, model, *s[0], opt, popt, out[idx[0]], st, trace);
     st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     all[idx[0]] = st;
   });

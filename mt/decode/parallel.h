@@ -45,11 +45,26 @@ struct ParallelOptions {
   DraftSource draft = DraftSource::kPad;
 };
 
+// One decoder pass of a sentence, for the decoding dependency graph: the
+// pass ran positions t0 .. t0 + out.size() - 1, the model's choice at each
+// (`out`, with its softmax probability), of which the first `accepted`
+// became greedy's output.
+struct PassTrace {
+  int t0 = 0;
+  int accepted = 0;
+  std::vector<int32_t> out;
+  std::vector<float> prob;
+};
+using DecodeTrace = std::vector<PassTrace>;
+
 // As greedy_translate (same output, token for token, as at batch size 1).
-// With `stats`, passes and tokens per sentence show what each pass gained.
+// With `stats`, passes and tokens per sentence show what each pass gained;
+// with `traces`, every pass of the first traces->size() sentences (the
+// caller sizes it; the rest are not traced).
 std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const float* params,
                                                      const std::vector<std::vector<int32_t>>& src,
                                                      const DecodeOptions& opt, const ParallelOptions& popt,
-                                                     std::vector<SentenceStats>* stats = nullptr);
+                                                     std::vector<SentenceStats>* stats = nullptr,
+                                                     std::vector<DecodeTrace>* traces = nullptr);
 
 }  // namespace mt

@@ -8,6 +8,7 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/utf8.h"
+#include "mt/decode/ddg_svg.h"
 #include "mt/model/tokenizers.h"
 
 namespace mt {
@@ -53,6 +54,10 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
   TranslateCounts n;
   std::vector<double> passes, per_pass, ms;
   if (opt.stats) opt.stats->write("sentence\tpasses\ttokens\ttokens_per_pass\tms\n");
+  if (opt.ddg && opt.parallel.mode == DecodeMode::kGreedy)
+    throw corpus::ConfigError("the decoding dependency graph is drawn for a parallel mode",
+                              "give --decode jacobi, gs-jacobi or hybrid with --ddg");
+  std::vector<DdgSentence> ddg;
   uint64_t first = 0;  // sentence number of the chunk's first line
   auto flush = [&] {
     std::vector<std::vector<Hypothesis>> hyps;
@@ -60,8 +65,14 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     if (opt.beam.beam > 1 || opt.n_best_rows) {
       hyps = beam_translate(cfg, model.file.params(), chunk, opt.decode, opt.beam, &st);
     } else if (opt.parallel.mode != DecodeMode::kGreedy) {
-      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st))
+      std::vector<DecodeTrace> traces;
+      if (opt.ddg) traces.resize(std::min(chunk.size(), opt.ddg_sentences - ddg.size()));
+      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st, &traces))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});
+      for (size_t i = 0; i < slot.size(); ++i)
+        if (slot[i] >= 0 && static_cast<size_t>(slot[i]) < traces.size())
+          ddg.push_back({first + i, model.src.decode(chunk[static_cast<size_t>(slot[i])]),
+                         std::move(traces[static_cast<size_t>(slot[i])])});
     } else {
       for (auto& h : greedy_translate(cfg, model.file.params(), chunk, opt.decode, &st))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});
@@ -107,6 +118,8 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     if (slot.size() >= chunk_size) flush();
   }
   flush();
+  if (opt.ddg)
+    opt.ddg->write(ddg_svg(ddg, [&](int32_t id) { return model.trg.piece(id); }, opt.ddg_caption));
   n.median_passes = median(passes);
   n.median_tokens_per_pass = median(per_pass);
   n.median_ms = median(ms);

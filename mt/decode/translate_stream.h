@@ -38,6 +38,12 @@ struct TranslateOptions {
   // Where per-sentence statistics go (may be null): a header, then
   // SENTENCE TAB PASSES TAB TOKENS TAB TOKENS_PER_PASS TAB MS per line.
   corpus::Output* stats = nullptr;
+  // Where the decoding dependency graph goes (may be null; a parallel mode
+  // only): an SVG of the first `ddg_sentences` sentences with tokens, under
+  // `ddg_caption` (mt/decode/ddg_svg.h).
+  corpus::Output* ddg = nullptr;
+  size_t ddg_sentences = 20;
+  std::string ddg_caption;
   // Sentences read before a batch of batches is decoded: enough to keep
   // every batch full, few enough to keep memory bounded on any input.
   int batches_per_chunk = 64;
