@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   app.option("min-lang-percent", "N", &o.min_lang_percent, "CLD2 share (percent) below which a language is und").range(0, 100);
   app.flag("no-dedup", &no_dedup, "keep exact duplicate documents (same text)");
   app.flag("follow-symlinks", &o.follow_symlinks, "in a folder, read what symbolic links point to (skipped and counted otherwise)");
+  app.flag("warc-resources", &o.warc_resources, "WARC resource records of HTML are pages too (else only responses)");
   app.group("Boilerplate");
   app.flag("no-boilerplate", &no_boilerplate, "keep every text block (no link-density, short-block or repeat rules)");
   app.option("max-link-density", "X", &o.bp.max_link_density, "blocks with a larger share of link text are dropped").range(0, 1);

@@ -1,5 +1,8 @@
 #include "libcorpus/ingest/boilerplate.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace corpus {
 
 namespace {
@@ -7,7 +10,7 @@ namespace {
 enum Class { kBad, kShort, kGood };
 
 // CJK text says more per code point: hiragana, katakana, CJK ideographs, hangul.
-bool mostly_cjk(const std::string& s) {
+bool mostly_cjk(std::string_view s) {
   size_t cjk = 0, total = 0;
   for (size_t i = 0; i < s.size();) {
     auto c = static_cast<unsigned char>(s[i]);
@@ -25,11 +28,35 @@ bool mostly_cjk(const std::string& s) {
 
 }  // namespace
 
+bool is_short_text(std::string_view text, const BoilerplateOptions& o) {
+  uint32_t points = 0;
+  for (char c : text) points += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return points < (mostly_cjk(text) ? o.short_chars_cjk : o.short_chars);
+}
+
 std::vector<bool> classify_blocks(const std::vector<HtmlBlock>& blocks, const BoilerplateOptions& o) {
   std::vector<Class> cls(blocks.size());
+  // A table cell is link text only when its table is too: in a data table
+  // the key column is often a link (a package name to its page, an encoding
+  // to its encyclopedia article) beside plain cells, while a navigation table
+  // is links throughout. A cell takes the lower of its own and its table's
+  // link density. Only text directly in cells counts (HtmlBlock::table),
+  // so a layout table's paragraphs do not make its navigation cells look like
+  // content.
+  std::vector<std::pair<uint32_t, uint32_t>> table_sums;  // table -> (chars, link chars)
+  for (const HtmlBlock& b : blocks)
+    if (b.table != 0) {
+      if (b.table >= table_sums.size()) table_sums.resize(b.table + 1);
+      table_sums[b.table].first += b.chars;
+      table_sums[b.table].second += b.link_chars;
+    }
   for (size_t i = 0; i < blocks.size(); ++i) {
     const HtmlBlock& b = blocks[i];
     double density = b.chars ? static_cast<double>(b.link_chars) / b.chars : 0.0;
+    if (b.table != 0) {
+      const auto [chars, links] = table_sums[b.table];
+      density = std::min(density, chars ? static_cast<double>(links) / chars : 0.0);
+    }
     uint32_t limit = mostly_cjk(b.text) ? o.short_chars_cjk : o.short_chars;
     if (density > o.max_link_density)
       cls[i] = kBad;

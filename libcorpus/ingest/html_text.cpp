@@ -142,6 +142,14 @@ class Walker {
     if (is_heading(t)) heading_ = true;
     if (is_link(e)) ++in_link_;
     if (t == GUMBO_TAG_PRE) ++pre_;
+    if (is_block(t)) {
+      if (t == GUMBO_TAG_TABLE) tables_.push_back(++last_table_);
+      const bool cell = t == GUMBO_TAG_TD || t == GUMBO_TAG_TH;
+      // Row groups and rows pass the cell context on (a cell's block is flushed inside them).
+      const bool pass = t == GUMBO_TAG_TR || t == GUMBO_TAG_TBODY || t == GUMBO_TAG_THEAD || t == GUMBO_TAG_TFOOT;
+      cell_table_.push_back(cell ? (tables_.empty() ? 0 : tables_.back())
+                                 : pass && !cell_table_.empty() ? cell_table_.back() : 0);
+    }
     return true;
   }
 
@@ -152,6 +160,10 @@ class Walker {
     if (t == GUMBO_TAG_PRE && pre_ > 0) --pre_;
     if (is_block(t)) flush();
     if (is_heading(t)) heading_ = false;
+    if (is_block(t)) {
+      if (!cell_table_.empty()) cell_table_.pop_back();
+      if (t == GUMBO_TAG_TABLE && !tables_.empty()) tables_.pop_back();
+    }
   }
 
   // Only <a href> is a link. An anchor like <a id="x"/> (XHTML style, which
@@ -248,6 +260,7 @@ class Walker {
     pending_space_ = false;
     if (!cur_.text.empty()) {
       cur_.heading = heading_;
+      cur_.table = cell_table_.empty() ? 0 : cell_table_.back();
       page_.blocks.push_back(std::move(cur_));
     }
     cur_ = HtmlBlock{};
@@ -261,6 +274,9 @@ class Walker {
   bool heading_ = false;
   int in_link_ = 0;
   int pre_ = 0;
+  std::vector<uint32_t> tables_;      // the open <table> elements' numbers
+  std::vector<uint32_t> cell_table_;  // per open block element: the table whose cell text it holds, or 0
+  uint32_t last_table_ = 0;
 };
 
 }  // namespace

@@ -21,6 +21,9 @@ struct HtmlBlock {
   uint32_t chars = 0;     // code points in text
   uint32_t link_chars = 0;  // code points inside <a>
   bool heading = false;   // h1-h6
+  // For text directly in a table cell (<td>, <th>; not in a <p>, <div> or
+  // list inside it): its table, numbered from 1 in the page. 0 otherwise.
+  uint32_t table = 0;
 };
 
 struct HtmlLink {

@@ -127,24 +127,32 @@ class HashCounter {
   size_t mask_ = 0, used_ = 0;
 };
 
-// Counts, per host, the pages that carry each paragraph.
+// The pages a paragraph is counted over: those of one host in one language
+// (page_language). Counted per host alone, lines the translations of a page
+// share (a "Password:" prompt in a login example, a command, a table's
+// header) were on enough pages to be taken for navigation; navigation repeats
+// within each language.
+uint64_t repeat_scope(const std::string& host, const std::string& page_lang) {
+  return hash64(host) ^ (hash64(page_lang) * 0xD6E8FEB86659FD93ULL);
+}
+
+// Counts, per scope (repeat_scope), the pages that carry each paragraph.
 class RepeatTable {
  public:
-  void add_page(const std::string& host, const std::vector<uint64_t>& hashes) {
-    uint64_t hh = hash64(host);
+  void add_page(uint64_t hh, const std::vector<uint64_t>& hashes) {
     pages_.add(hh);
     seen_.clear();
     for (uint64_t h : hashes)
       if (seen_.add(h) == 1) count_.add(key(hh, h));
   }
-  // How many pages of the host must carry a paragraph for it to count as
-  // repeated (infinity for an unknown host). Once per document.
-  double threshold(const std::string& host, uint32_t min_pages, double fraction) const {
-    uint32_t pages = pages_.get(hash64(host));
+  // How many pages of the scope must carry a paragraph for it to count as
+  // repeated (infinity for an unknown scope). Once per document.
+  double threshold(uint64_t hh, uint32_t min_pages, double fraction) const {
+    uint32_t pages = pages_.get(hh);
     if (pages == 0) return std::numeric_limits<double>::infinity();
     return std::max<double>(min_pages, std::ceil(fraction * pages));
   }
-  // True when the paragraph (hash h) is on at least `need` pages of the host.
+  // True when the paragraph (hash h) is on at least `need` pages of the scope.
   bool repeated(uint64_t host_hash, uint64_t h, double need) const {
     uint32_t c = count_.get(key(host_hash, h));
     return c != 0 && c >= need;
@@ -219,15 +227,39 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   std::string text;
   thread_local std::string para_langs;  // the JSON array's items, comma-separated
   para_langs.clear();
-  const uint64_t host_hash = hash64(in.host);
-  const double need = o.boilerplate ? rep.threshold(in.host, o.repeat_min_pages, o.repeat_fraction) : 0;
+  const uint64_t host_hash = repeat_scope(in.host, in.page_lang);
+  const double need = o.boilerplate ? rep.threshold(host_hash, o.repeat_min_pages, o.repeat_fraction) : 0;
   thread_local std::vector<std::pair<std::string, size_t>> lang_bytes;  // paragraph language -> bytes
   lang_bytes.clear();
   size_t kept = 0;
   thread_local ParagraphLanguages languages;
-  for (const std::string& p : in.paras) {
-    const uint64_t ph = hash64(p);
-    if (o.boilerplate && rep.repeated(host_hash, ph, need)) continue;
+  // A repeated paragraph is boilerplate only outside the page's content
+  // (before its first or after its last paragraph that is neither repeated nor
+  // short) or next to a block the page-level rules dropped (the heading of a
+  // table of contents). Navigation, headers and footers sit there; a repeated
+  // line inside the content is the page's own (an admonition's "Tip", a
+  // table's "popcon" header or "V:0, I:0" cell, a command every chapter shows).
+  thread_local std::vector<uint64_t> hashes;
+  thread_local std::vector<char> repeated;
+  const size_t n = in.paras.size();
+  hashes.resize(n);
+  repeated.assign(n, 0);
+  size_t first = n, last = 0;  // the content span [first, last]; empty when first > last
+  for (size_t i = 0; i < n; ++i) {
+    hashes[i] = hash64(in.paras[i]);
+    repeated[i] = o.boilerplate && rep.repeated(host_hash, hashes[i], need);
+  }
+  if (o.boilerplate) {
+    for (size_t i = 0; i < n && first == n; ++i)
+      if (!repeated[i] && !is_short_text(in.paras[i], o.bp)) first = i;
+    for (size_t i = n; i-- > first && last == 0;)
+      if (!repeated[i] && !is_short_text(in.paras[i], o.bp)) last = i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& p = in.paras[i];
+    const uint64_t ph = hashes[i];
+    const bool beside_dropped = i < in.beside_dropped.size() && in.beside_dropped[i] == '1';
+    if (repeated[i] && (!(first < i && i < last) || beside_dropped)) continue;
     if (!text.empty()) text += '\n';
     text += p;
     const std::string& pl = languages.get(p, ph, o.min_lang_percent).lang;
@@ -324,7 +356,7 @@ IngestStats run_ingest(const std::vector<std::string>& inputs, const IngestOptio
                 } else if (!x.outcome.empty()) {
                   st.outcomes.add(x.outcome);
                 } else {
-                  if (o.boilerplate) rep.add_page(x.host, x.hashes);
+                  if (o.boilerplate) rep.add_page(repeat_scope(x.host, x.page_lang), x.hashes);
                   spool.write(w->spool_line);
                   ++candidates;
                 }

@@ -3,15 +3,16 @@
 // Pass 1 (ordered oneTBB pipeline): read items (ingest_source.h); in
 // parallel, check WARC type, HTTP status, MIME type and size, undo transfer
 // and content codings, decode the charset (charset.h), parse HTML
-// (html_text.h) and drop boilerplate blocks (boilerplate.h); in input order,
-// count how many pages of each host carry each paragraph, and spool the
-// candidate documents to a temporary file (ingest_spool.h).
+// (html_text.h), drop boilerplate blocks (boilerplate.h) and guess the page's
+// language from its longest paragraphs (page_language); in input order, count
+// how many pages of each host and language carry each paragraph, and spool
+// the candidate documents to a temporary file (ingest_spool.h).
 // Pass 2 (ordered line pipeline over the spool): drop paragraphs repeated on
-// many pages of the same host, identify the language per paragraph and per
-// document (langid.h), then in input order remove exact duplicates by digest
-// and hand the documents to the sink.
+// many pages of the same host and language, identify the language per
+// paragraph and per document (langid.h), then in input order remove exact
+// duplicates by digest and hand the documents to the sink.
 // Memory: the repeated-line table holds one entry per distinct (host,
-// paragraph) pair (about 40 bytes each), the digest set 16 bytes per
+// language, paragraph) (about 40 bytes each), the digest set 16 bytes per
 // document, and each worker thread a cache of the languages of up to
 // 100,000 short paragraphs (a few MB); everything else streams.
 #pragma once
@@ -36,10 +37,11 @@ struct IngestOptions {
   bool dedup = true;                 // drop exact duplicate documents (same text)
   bool boilerplate = true;           // link-density / short-block / repeated-line removal
   BoilerplateOptions bp;
-  uint32_t repeat_min_pages = 5;     // a paragraph on at least this many pages of a host...
+  uint32_t repeat_min_pages = 5;     // a paragraph on at least this many pages of a host in one language...
   double repeat_fraction = 0.1;      // ...and on at least this share of them is boilerplate
   int min_lang_percent = 50;         // CLD2 share below which the language is "und"
   bool follow_symlinks = false;      // read the files and folders symbolic links in a folder point to
+  bool warc_resources = false;       // WARC resource records of HTML are pages too (else only responses)
 };
 
 // What happened to the input, for the summary and --meta.

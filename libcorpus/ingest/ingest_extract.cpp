@@ -8,6 +8,7 @@
 #include "libcorpus/ingest/charset.h"
 #include "libcorpus/core/digest.h"
 #include "libcorpus/ingest/html_text.h"
+#include "libcorpus/ingest/langid.h"
 #include "libcorpus/core/http_message.h"
 
 namespace corpus {
@@ -59,9 +60,25 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
   std::string body_storage;
   std::string_view body;
   std::string header_charset;
-  if (it.is_warc && it.warc_type != "response" && it.warc_type != "resource") {
-    x.outcome = "not a response";
-    return x;
+  // Only responses are pages. wget stores its log and arguments as
+  // resource records (metadata://gnu.org/software/wget/warc/wget.log) and
+  // crawlers their own notes as metadata records; a resource record is a page
+  // only when asked for (o.warc_resources: archives of files, not crawls)
+  // and only when it is HTML.
+  if (it.is_warc && it.warc_type != "response") {
+    if (it.warc_type == "metadata") {
+      x.outcome = "WARC metadata record";
+      return x;
+    }
+    if (it.warc_type != "resource") {
+      x.outcome = "not a response";
+      return x;
+    }
+    const std::string m = mime_type_of(it.warc_content_type);
+    if (!o.warc_resources || (m != "text/html" && m != "application/xhtml+xml")) {
+      x.outcome = "WARC resource record";
+      return x;
+    }
   }
   // robots.txt is crawl metadata, not a document (crawlers store it in WARCs).
   if (x.url.size() >= 11 && x.url.compare(x.url.size() - 11, 11, "/robots.txt") == 0) {
@@ -120,12 +137,20 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
   x.title = std::move(page.title);
   std::vector<bool> keep = o.boilerplate ? classify_blocks(page.blocks, o.bp)
                                          : std::vector<bool>(page.blocks.size(), true);
+  // A dropped neighbour marks navigation (a table of contents' heading)
+  // unless it is a cell of the same table: data tables lose link cells.
+  auto dropped_beside = [&](size_t i, size_t j) {
+    return !keep[j] && !(page.blocks[i].table != 0 && page.blocks[j].table == page.blocks[i].table);
+  };
   for (size_t i = 0; i < page.blocks.size(); ++i) {
     if (!keep[i]) continue;
+    const bool beside = (i > 0 && dropped_beside(i, i - 1)) || (i + 1 < keep.size() && dropped_beside(i, i + 1));
+    x.beside_dropped += beside ? '1' : '0';
     x.hashes.push_back(hash64(page.blocks[i].text));
     x.paras.push_back(std::move(page.blocks[i].text));
   }
   if (x.paras.empty()) x.outcome = page.blocks.empty() ? "no text" : "boilerplate only";
+  else if (o.boilerplate) x.page_lang = page_language(x.paras);
   return x;
 }
 

@@ -80,6 +80,8 @@ class Fields {
 void spool_encode(const Extracted& x, std::string& out) {
   put(out, x.url);
   put(out, x.host);
+  put(out, x.page_lang);
+  put(out, x.beside_dropped);
   put(out, x.title);
   put(out, x.mime);
   put(out, x.charset);
@@ -96,6 +98,8 @@ void spool_decode(std::string_view line, SpoolDoc& d) {
   Fields f(line);
   f.next(d.url);
   f.next(d.host);
+  f.next(d.page_lang);
+  f.next(d.beside_dropped);
   f.next(d.title);
   f.next(d.mime);
   f.next(d.charset);

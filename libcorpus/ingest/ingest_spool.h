@@ -15,7 +15,7 @@
 namespace corpus {
 
 struct SpoolDoc {
-  std::string url, host, title, mime, charset, date, input;
+  std::string url, host, page_lang, beside_dropped, title, mime, charset, date, input;
   bool is_warc = false;
   uint64_t offset = 0, length = 0;
   std::vector<std::string> paras;

@@ -2,6 +2,8 @@
 
 #include <cld2/public/compact_lang_det.h>
 
+#include <algorithm>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -42,6 +44,27 @@ LangGuess majority_language(const std::vector<std::pair<std::string, size_t>>& l
   if (total == 0 || best_bytes * 100 < static_cast<size_t>(min_percent) * total) return LangGuess{};
   best.score = static_cast<double>(best_bytes) / static_cast<double>(total);
   return best;
+}
+
+std::string page_language(const std::vector<std::string>& paras) {
+  constexpr size_t kSample = 1024;
+  std::vector<size_t> order(paras.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  // Stable: equal lengths keep page order, so the sample is a function of the page.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return paras[a].size() > paras[b].size(); });
+  std::string sample;
+  for (size_t i : order) {
+    if (sample.size() >= kSample) break;
+    std::string_view p = paras[i];
+    if (p.size() > kSample) {  // cut at a code point boundary
+      size_t n = kSample;
+      while (n > 0 && (static_cast<unsigned char>(p[n]) & 0xC0) == 0x80) --n;
+      p = p.substr(0, n);
+    }
+    if (!sample.empty()) sample += '\n';
+    sample += p;
+  }
+  return identify_language(sample).lang;
 }
 
 }  // namespace corpus

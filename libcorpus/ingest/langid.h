@@ -31,4 +31,9 @@ LangGuess identify_language(std::string_view text, int min_percent = 50);
 LangGuess majority_language(const std::vector<std::pair<std::string, size_t>>& lang_bytes, size_t total,
                             int min_percent);
 
+// The language of a page's main text before its document is made, to count
+// repeated lines per host and language (ingest.h): CLD2 on about 1 KiB taken
+// from the longest paragraphs (navigation is mostly short), "und" if unsure.
+std::string page_language(const std::vector<std::string>& paras);
+
 }  // namespace corpus

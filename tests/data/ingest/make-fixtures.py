@@ -10,6 +10,12 @@ library only):
   bomb.warc           a response whose gzip Content-Encoding expands to 8 MiB
   garbage.bin         4 KiB of pseudo-random bytes
   nul.html            an HTML file with NUL bytes
+
+Not written here: wget.warc.gz is GNU Wget 1.21.3's own WARC (wget
+--warc-file=site of fr/pr01-s2.html, de/pr01-s2.html and style.css of
+data/samples/site served by tests/crawl/serve_site.py): warcinfo, request and
+response records, then wget's MANIFEST.txt (metadata record), and
+wget_arguments.txt and wget.log (resource records, text/plain).
 """
 import gzip
 import os

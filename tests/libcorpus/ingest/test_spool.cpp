@@ -15,6 +15,8 @@ Extracted sample() {
   Extracted x;
   x.url = "http://example.test/a?b=c\td";  // a tab where none should be
   x.host = "example.test";
+  x.page_lang = "zh-Hant";
+  x.beside_dropped = "10001";
   x.title = "Title with \\ backslash\nand newline";
   x.mime = "text/html";
   x.charset = "utf-8";
@@ -40,6 +42,8 @@ TEST_CASE("spool: a document round-trips, escapes included, on one line") {
   spool_decode(std::string_view(line).substr(0, line.size() - 1), d);
   CHECK(d.url == x.url);
   CHECK(d.host == x.host);
+  CHECK(d.page_lang == x.page_lang);
+  CHECK(d.beside_dropped == x.beside_dropped);
   CHECK(d.title == x.title);
   CHECK(d.mime == x.mime);
   CHECK(d.charset == x.charset);
