@@ -12,7 +12,8 @@
 # wrong one, the wrong ones from a second run where the two sides share no
 # page (English Chapter 2, index and /private/ against the target's Preface
 # sections, threshold 0, so every pair made is wrong). A wide margin is a
-# threshold that is easy to choose.
+# threshold that is easy to choose. "wrong made": the pairs the default
+# threshold lets through in that second run (all of them false; up to 7).
 # Usage: bench/docalign-site.sh [BUILD_DIR]   (run from the repository root)
 set -euo pipefail
 build=${1:-build/release}
@@ -43,8 +44,8 @@ PY
 min_score() { /usr/bin/python3 -c 'import json,sys; s=[json.loads(l)["docalign_score"] for l in open(sys.argv[1])]; print(f"{min(s):.3f}" if s else "-")' "$1"; }
 max_score() { /usr/bin/python3 -c 'import json,sys; s=[json.loads(l)["docalign_score"] for l in open(sys.argv[1])]; print(f"{max(s):.3f}" if s else "-")' "$1"; }
 
-printf '| pair | method | pairs | correct | precision | recall | lowest correct | highest wrong | margin |\n'
-printf '|---|---|---|---|---|---|---|---|---|\n'
+printf '| pair | method | pairs | correct | precision | recall | lowest correct | highest wrong | margin | wrong made |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
 for l in de es fr ja; do
   "$bin/pc-ibm1" train -q -s en -t "$l" -o "$tmp/ibm1.$l" "$root/data/samples/bitext/en-$l.tsv"
   "$bin/pc-embed" train -q -s en -t "$l" --buckets 256 --char-buckets 128 -o "$tmp/enc.$l" \
@@ -59,12 +60,13 @@ for l in de es fr ja; do
     "$bin/pc-docalign" -q -s en -t "$l" "${args[@]}" "$tmp/docs.jsonl" > "$tmp/p"
     read -r _ n _ c _ _ _ _ _ p _ r < <(/usr/bin/python3 "$score" "$tmp/p")
     lo=$(min_score "$tmp/p")
-    hi=-
+    hi=- made=-
     if [ "$m" != url ]; then
       "$bin/pc-docalign" -q -s en -t "$l" "${args[@]}" --threshold 0 "$tmp/src-other.jsonl" "$tmp/trg-pr01.$l.jsonl" > "$tmp/w"
       hi=$(max_score "$tmp/w")
+      made=$("$bin/pc-docalign" -q -s en -t "$l" "${args[@]}" "$tmp/src-other.jsonl" "$tmp/trg-pr01.$l.jsonl" | wc -l)
     fi
     margin=$(/usr/bin/python3 -c 'import sys; a, b = sys.argv[1:]; print("-" if "-" in (a, b) else f"{float(a) - float(b):.3f}")' "$lo" "$hi")
-    printf '| en-%s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$l" "$m" "$n" "$c" "$p" "$r" "$lo" "$hi" "$margin"
+    printf '| en-%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$l" "$m" "$n" "$c" "$p" "$r" "$lo" "$hi" "$margin" "$made"
   done
 done
