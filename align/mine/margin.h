@@ -1,0 +1,52 @@
+// Margin scoring and retrieval of pc-mine (Artetxe & Schwenk 2019, as LASER's
+// mine_bitexts.py computes them). With fwd_mean(x) the mean cosine of x's k
+// nearest targets and bwd_mean(y) that of y's k nearest sources, a candidate
+// pair (x, y) of cosine c scores
+//   ratio:    c / ((fwd_mean(x) + bwd_mean(y)) / 2)
+//   distance: c - (fwd_mean(x) + bwd_mean(y)) / 2
+//   absolute: c
+// Each sentence's best candidate is the first highest-scoring one of its
+// list. Retrieval: fwd keeps every source's best target, bwd every target's
+// best source, intersect the pairs that are both, max (the default) takes
+// all of them, best score first, greedily 1-1: a pair is kept when neither
+// sentence is in a kept pair yet.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "align/mine/knn.h"
+
+namespace align::mine {
+
+enum class Margin { kRatio, kDistance, kAbsolute };
+enum class Retrieval { kMax, kIntersect, kFwd, kBwd };
+
+// "ratio" / "distance" / "absolute"; "max" / "intersect" / "fwd" / "bwd";
+// anything else is a corpus::ConfigError.
+Margin parse_margin(const std::string& s);
+Retrieval parse_retrieval(const std::string& s);
+
+struct MinedPair {
+  uint64_t src = 0, trg = 0;  // rows of the two sides
+  double score = 0;
+};
+
+struct SelectOptions {
+  Margin margin = Margin::kRatio;
+  Retrieval retrieval = Retrieval::kMax;
+  std::optional<double> threshold;  // keep score >= threshold
+};
+
+// `fwd`: source rows' lists over the targets; `bwd`: target rows' over the
+// sources. `same(src, trg)` says the two sentences are the same text: such a
+// pair is never kept (nor, under max, does it take its sentences), and is
+// counted in *dropped_same. Output order: max by score (descending, ties in
+// list order), fwd and intersect by source row, bwd by target row.
+std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
+                                    const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same);
+
+}  // namespace align::mine

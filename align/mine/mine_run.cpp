@@ -1,0 +1,164 @@
+#include "align/mine/mine_run.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "libcorpus/core/error.h"
+
+namespace align::mine {
+
+namespace {
+
+void check_dims(const Side& a, const Side& b) {
+  if (a.dim != b.dim)
+    throw corpus::ConfigError(fmt::format("{}-dimensional vectors for {} but {}-dimensional for {}", a.dim, a.name,
+                                          b.dim, b.name),
+                              "encode both sides with the same encoder");
+}
+
+std::vector<float> gather(const Side& s, const std::vector<uint64_t>& rows) {
+  std::vector<float> v(rows.size() * s.dim);
+  for (size_t r = 0; r < rows.size(); ++r)
+    std::copy_n(s.vectors.begin() + static_cast<std::ptrdiff_t>(rows[r] * s.dim), s.dim,
+                v.begin() + static_cast<std::ptrdiff_t>(r * s.dim));
+  return v;
+}
+
+uint32_t k_for(uint32_t k, uint64_t rows) { return static_cast<uint32_t>(std::min<uint64_t>(k, rows)); }
+
+std::string factory_for(const IndexOptions& opt, const Side& base) {
+  return opt.factory.empty() ? default_factory(base.rows(), base.dim) : opt.factory;
+}
+
+VectorIndex trained_index(const Side& base, const IndexOptions& opt, uint64_t* trained_on) {
+  VectorIndex ix(base.dim, factory_for(opt, base), opt);
+  if (!ix.is_trained()) {
+    const auto rows = training_rows(base.rows(), opt.train_sample, opt.seed);
+    ix.train(gather(base, rows));
+    if (trained_on) *trained_on = rows.size();
+  }
+  return ix;
+}
+
+std::span<const float> range(const Side& s, uint64_t lo, uint64_t hi) {
+  return std::span<const float>(s.vectors).subspan(lo * s.dim, (hi - lo) * s.dim);
+}
+
+}  // namespace
+
+void write_pairs(const Side& src, const Side& trg, const std::vector<MinedPair>& pairs, const WriteFn& out) {
+  out("src_text\ttrg_text\tmine_score\tsrc_id\ttrg_id\n");
+  std::string line;
+  for (const auto& p : pairs) {
+    line.clear();
+    fmt::format_to(std::back_inserter(line), "{}\t{}\t{:.6f}\t{}\t{}\n", src.texts[p.src], trg.texts[p.trg], p.score,
+                   src.lines[p.src], trg.lines[p.trg]);
+    out(line);
+  }
+}
+
+KnnLists search_single(const Side& queries, const Side& base, uint32_t k, const IndexOptions& opt,
+                       std::string* factory_used) {
+  check_dims(queries, base);
+  VectorIndex ix = trained_index(base, opt, nullptr);
+  ix.add(base.vectors, 0);
+  if (factory_used) *factory_used = ix.factory();
+  const uint32_t ke = k_for(k, base.rows());
+  return rerank(ix.search(queries.vectors, ke, base.rows()), queries.vectors, base.vectors, base.dim, ke);
+}
+
+MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd, const KnnLists& bwd,
+                           const MineOptions& opt, const WriteFn& out) {
+  MineCounts c;
+  const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
+  const auto pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
+  write_pairs(src, trg, pairs, out);
+  c.pairs = pairs.size();
+  return c;
+}
+
+MineCounts mine(const Side& src, const Side& trg, const MineOptions& opt, const WriteFn& out) {
+  std::string fi, bi;
+  const KnnLists fwd = search_single(src, trg, opt.k, opt.index, &fi);
+  const KnnLists bwd = search_single(trg, src, opt.k, opt.index, &bi);
+  MineCounts c = score_and_write(src, trg, fwd, bwd, opt, out);
+  c.trg_index = fi;
+  c.src_index = bi;
+  return c;
+}
+
+IndexCounts build_shards(const Side& side, uint32_t shards, std::optional<uint32_t> only, const IndexOptions& opt,
+                         const std::string& prefix) {
+  if (shards == 0 || shards > side.rows())
+    throw corpus::ConfigError(fmt::format("{} shards for {} distinct sentences", shards, side.rows()),
+                              "give at most one shard per sentence");
+  if (only && *only >= shards)
+    throw corpus::ConfigError(fmt::format("shard {} of {} (shards are numbered from 0)", *only, shards));
+  IndexCounts c;
+  c.rows = side.rows();
+  const std::string trained_path = prefix + ".trained.idx";
+  VectorIndex::ShardInfo info{side.rows(), 0, shards};
+  std::optional<VectorIndex> trained;
+  if (only && access(trained_path.c_str(), F_OK) == 0) {
+    VectorIndex::ShardInfo ti;
+    trained.emplace(VectorIndex::load(trained_path, opt, &ti));
+    if (trained->dim() != side.dim || ti.total_rows != side.rows() || ti.shards != shards)
+      throw corpus::ConfigError(
+          fmt::format("trained for {} rows of {} dimensions in {} shards, but these are {} rows of {} in {}",
+                      ti.total_rows, trained->dim(), ti.shards, side.rows(), side.dim, shards),
+          "train again without --shard, or give the same sentences and --shards")
+          .at(trained_path);
+  } else {
+    trained.emplace(trained_index(side, opt, &c.trained_on));
+    trained->save(trained_path, info);
+  }
+  c.factory = trained->factory();
+  for (uint32_t s = 0; s < shards; ++s) {
+    if (only && s != *only) continue;
+    const uint64_t lo = side.rows() * s / shards, hi = side.rows() * (s + 1) / shards;
+    VectorIndex ix = trained->empty_copy();
+    ix.add(range(side, lo, hi), static_cast<int64_t>(lo));
+    info.shard = s;
+    const std::string path = fmt::format("{}.{}.idx", prefix, s);
+    ix.save(path, info);
+    c.files.push_back(path);
+  }
+  return c;
+}
+
+KnnLists search_shard(const Side& queries, const std::string& shard_path, uint32_t k, const IndexOptions& opt) {
+  VectorIndex::ShardInfo info;
+  const VectorIndex ix = VectorIndex::load(shard_path, opt, &info);
+  if (ix.dim() != queries.dim)
+    throw corpus::ConfigError(fmt::format("{}-dimensional queries for an index of {}-dimensional vectors",
+                                          queries.dim, ix.dim()),
+                              "search with vectors of the encoder that made the index")
+        .at(shard_path);
+  return ix.search(queries.vectors, k_for(k, info.total_rows), info.total_rows);
+}
+
+MineCounts score_shards(const Side& src, const Side& trg, const std::vector<std::string>& fwd_files,
+                        const std::vector<std::string>& bwd_files, const MineOptions& opt, const WriteFn& out) {
+  check_dims(src, trg);
+  const auto merged = [&](const std::vector<std::string>& files, const Side& q, const Side& base) {
+    std::vector<KnnLists> parts;
+    for (const auto& f : files) {
+      parts.push_back(read_knn(f));
+      if (parts.back().queries != q.rows() || parts.back().indexed != base.rows())
+        throw corpus::ConfigError(fmt::format("lists of {} queries over {} rows, but {} has {} distinct sentences "
+                                              "and {} has {}",
+                                              parts.back().queries, parts.back().indexed, q.name, q.rows(), base.name,
+                                              base.rows()),
+                                  "give the lists searched with these sentences, fwd (source queries) before bwd")
+            .at(f);
+    }
+    return rerank(concat(parts, files), q.vectors, base.vectors, base.dim, k_for(opt.k, base.rows()));
+  };
+  const KnnLists fwd = merged(fwd_files, src, trg);
+  const KnnLists bwd = merged(bwd_files, trg, src);
+  return score_and_write(src, trg, fwd, bwd, opt, out);
+}
+
+}  // namespace align::mine

@@ -1,0 +1,194 @@
+// pc-mine's library against the LASER-style NumPy + FAISS reference
+// (tests/data/mine/make-fixtures.py wrote the fixtures), and its parts.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "align/mine/faiss_index.h"
+#include "align/mine/knn.h"
+#include "align/mine/margin.h"
+#include "align/mine/mine_run.h"
+#include "align/mine/side.h"
+#include "libcorpus/core/error.h"
+
+using namespace align::mine;
+
+namespace {
+
+const std::string kDir = std::string(PARACORP_TEST_DATA) + "/mine/";
+
+struct Row {
+  std::string src, trg, src_id, trg_id;
+  double score = 0;
+};
+
+std::vector<Row> parse(const std::string& tsv) {
+  std::vector<Row> rows;
+  std::istringstream in(tsv);
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line == "src_text\ttrg_text\tmine_score\tsrc_id\ttrg_id");
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    for (std::string x; std::getline(ls, x, '\t');) f.push_back(x);
+    REQUIRE(f.size() == 5);
+    rows.push_back({f[0], f[1], f[3], f[4], std::stod(f[2])});
+  }
+  return rows;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string run_mine(const Side& src, const Side& trg, const MineOptions& opt) {
+  std::string out;
+  mine(src, trg, opt, [&out](std::string_view s) { out.append(s); });
+  return out;
+}
+
+void same_as_reference(const std::string& got, const std::string& expected_file) {
+  const auto g = parse(got), e = parse(slurp(kDir + expected_file));
+  REQUIRE(g.size() == e.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    CAPTURE(i);
+    CHECK(g[i].src == e[i].src);
+    CHECK(g[i].trg == e[i].trg);
+    CHECK(g[i].src_id == e[i].src_id);
+    CHECK(g[i].trg_id == e[i].trg_id);
+    CHECK(std::abs(g[i].score - e[i].score) <= 1e-5);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("mine: Flat equals the LASER-style reference for every margin and retrieval") {
+  const Side src = read_side(kDir + "src.txt", kDir + "src.npy", {});
+  const Side trg = read_side(kDir + "trg.txt", kDir + "trg.npy", {});
+  for (const char* m : {"ratio", "distance", "absolute"})
+    for (const char* r : {"max", "intersect", "fwd", "bwd"}) {
+      CAPTURE(m);
+      CAPTURE(r);
+      MineOptions opt;
+      opt.select = {parse_margin(m), parse_retrieval(r), std::nullopt};
+      opt.index.factory = "Flat";
+      same_as_reference(run_mine(src, trg, opt), std::string("expected-") + m + "-" + r + ".tsv");
+    }
+  MineOptions opt;
+  opt.select.threshold = 1.1;
+  same_as_reference(run_mine(src, trg, opt), "expected-ratio-max-1.1.tsv");
+}
+
+TEST_CASE("mine: blank lines take no part, repeated sentences are searched once under their first line") {
+  const Side s = read_side(kDir + "src.txt", kDir + "src.npy", {});
+  CHECK(s.lines_read == 61);
+  CHECK(s.empty == 1);
+  CHECK(s.duplicates == 1);
+  CHECK(s.rows() == 59);
+  CHECK(s.lines[0] == 1);
+  for (uint64_t i = 0; i < s.rows(); ++i) {
+    double n = 0;
+    for (float x : s.row(i)) n += double{x} * x;
+    CHECK(std::abs(n - 1) < 1e-6);
+  }
+}
+
+TEST_CASE("mine: a pair of identical sentences is dropped and does not take its sentences") {
+  const Side src = read_side(kDir + "src.txt", kDir + "src.npy", {});
+  const Side trg = read_side(kDir + "trg.txt", kDir + "trg.npy", {});
+  const auto rows = parse(run_mine(src, trg, {}));
+  for (const auto& r : rows) CHECK(r.src != r.trg);
+}
+
+TEST_CASE("mine: shards' merged lists equal one index's") {
+  const Side src = read_side(kDir + "src.txt", kDir + "src.npy", {});
+  const Side trg = read_side(kDir + "trg.txt", kDir + "trg.npy", {});
+  IndexOptions io;
+  io.factory = "Flat";
+  const KnnLists one = search_single(src, trg, 4, io, nullptr);
+  char dir[] = "/tmp/test_mine.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  const std::string prefix = std::string(dir) + "/trg";
+  const IndexCounts n = build_shards(trg, 3, std::nullopt, io, prefix);
+  REQUIRE(n.files.size() == 3);
+  std::vector<KnnLists> parts;
+  for (const auto& f : n.files) {
+    write_knn(f + ".knn", search_shard(src, f, 4, io));
+    parts.push_back(read_knn(f + ".knn"));
+  }
+  const KnnLists merged = rerank(concat(parts, n.files), src.vectors, trg.vectors, trg.dim, 4);
+  CHECK(merged.ids == one.ids);
+  CHECK(merged.sims == one.sims);
+  for (const auto& f : n.files) {
+    unlink(f.c_str());
+    unlink((f + ".knn").c_str());
+  }
+  unlink((prefix + ".trained.idx").c_str());
+  rmdir(dir);
+}
+
+TEST_CASE("mine: rerank recomputes cosines, drops repeated ids and orders by cosine then id") {
+  const std::vector<float> q = {1, 0};
+  const std::vector<float> b = {0, 1, 0.6f, 0.8f, 0.6f, 0.8f, 1, 0};
+  KnnLists l;
+  l.queries = 1;
+  l.k = 5;
+  l.indexed = 4;
+  l.ids = {0, 2, 1, 3, 2};
+  l.sims = {9, 9, 9, 9, 9};
+  const KnnLists r = rerank(l, q, b, 2, 3);
+  CHECK(r.ids == std::vector<int64_t>{3, 1, 2});
+  CHECK(r.sims[0] == doctest::Approx(1.0));
+  CHECK(r.sims[1] == doctest::Approx(0.6));
+}
+
+TEST_CASE("mine: the default index grows with the collection") {
+  CHECK(default_factory(5000, 256) == "Flat");
+  CHECK(default_factory(100000, 256) == "IVF1024,Flat");
+  CHECK(default_factory(10000000, 256) == "OPQ64,IVF65536,PQ64");
+  CHECK(default_factory(10000000, 24) == "OPQ24,IVF65536,PQ24");
+}
+
+TEST_CASE("mine: the training sample is seeded, sorted and of the asked size") {
+  const auto a = training_rows(1000, 100, 7), b = training_rows(1000, 100, 7), c = training_rows(1000, 100, 8);
+  CHECK(a.size() == 100);
+  CHECK(a == b);
+  CHECK(a != c);
+  CHECK(std::is_sorted(a.begin(), a.end()));
+  CHECK(training_rows(50, 100, 7).size() == 50);
+}
+
+TEST_CASE("mine: a factory string FAISS refuses is a ConfigError") {
+  IndexOptions io;
+  CHECK_THROWS_AS(VectorIndex(16, "NoSuchIndex42", io), corpus::ConfigError);
+}
+
+TEST_CASE("mine: a truncated top-k list is an Error naming the file") {
+  KnnLists l;
+  l.queries = 2;
+  l.k = 2;
+  l.indexed = 3;
+  l.ids = {0, 1, 2, -1};
+  l.sims = {1, 0.5f, 0.2f, 0};
+  char dir[] = "/tmp/test_mine.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  const std::string p = std::string(dir) + "/l.knn";
+  write_knn(p, l);
+  const KnnLists back = read_knn(p);
+  CHECK(back.ids == l.ids);
+  CHECK(back.sims == l.sims);
+  REQUIRE(truncate(p.c_str(), 40) == 0);
+  CHECK_THROWS_WITH_AS(read_knn(p), doctest::Contains("truncated"), corpus::Error);
+  unlink(p.c_str());
+  rmdir(dir);
+}
