@@ -62,14 +62,15 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::use_single_threaded_blas();
   mt::TranslateOptions opt;
   opt.decode = {a.batch_size, a.max_len_factor};
-  mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft);
+  mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft, a.candidates);
   LineReader lines(*src, c.max_line);
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
   std::optional<Output> ddg;
   if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
-  opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {}", a.decode, a.block, a.draft);
+  opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {} --candidates {}", a.decode, a.block,
+                                a.draft, a.candidates);
   const mt::TranslateCounts n = mt::translate_stream(
       model, lines, out, opt, [&](uint64_t done) { ctx.progress().update(src->raw_bytes_read(), done); });
   out.commit();

@@ -1,5 +1,7 @@
 #include "mt/decode/parallel.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -35,28 +37,62 @@ class Drafter {
 
   // The guess for output position `pos`, following token `prev`.
   int32_t next(int32_t prev, int pos) const {
-    if (o_.draft == DraftSource::kNgram) {
-      auto it = pool_.find(prev);
-      return it == pool_.end() ? cfg_.pad_id : it->second;
-    }
-    if (o_.draft == DraftSource::kCopy) {
-      for (size_t i = src_.size(); i-- > 0;)
-        if (src_[i] == prev) return i + 1 < src_.size() ? src_[i + 1] : cfg_.eos_id;
-      return pos < static_cast<int>(src_.size()) ? src_[pos] : cfg_.pad_id;
-    }
+    if (o_.draft == DraftSource::kNgram) return last_after(prev);
+    if (o_.draft == DraftSource::kCopy) return copied_after(prev, pos);
     return cfg_.pad_id;
+  }
+  int32_t copied_after(int32_t prev, int pos) const {
+    for (size_t i = src_.size(); i-- > 0;)
+      if (src_[i] == prev) return i + 1 < src_.size() ? src_[i + 1] : cfg_.eos_id;
+    return pos < static_cast<int>(src_.size()) ? src_[pos] : cfg_.pad_id;
+  }
+  bool can_copy() const { return cfg_.shared_embeddings; }
+  int32_t last_after(int32_t prev) const {
+    auto it = after_.find(prev);
+    return it == after_.end() ? cfg_.pad_id : it->second.front();
+  }
+  // The distinct tokens the model gave after `prev`, most recent first.
+  const std::vector<int32_t>& all_after(int32_t prev) const {
+    static const std::vector<int32_t> kNone;
+    auto it = after_.find(prev);
+    return it == after_.end() ? kNone : it->second;
   }
   // The model gave `out` after input `in` (with whatever context it had).
   void saw(int32_t in, int32_t out) {
-    if (o_.draft == DraftSource::kNgram) pool_[in] = out;
+    if (o_.draft != DraftSource::kNgram && o_.candidates == 1) return;
+    std::vector<int32_t>& v = after_[in];
+    auto it = std::find(v.begin(), v.end(), out);
+    if (it != v.end()) v.erase(it);
+    v.insert(v.begin(), out);
+    if (v.size() > static_cast<size_t>(std::max(1, o_.candidates))) v.pop_back();
   }
 
  private:
   const Config& cfg_;
   const ParallelOptions& o_;
   const std::vector<int32_t>& src_;
-  std::unordered_map<int32_t, int32_t> pool_;
+  std::unordered_map<int32_t, std::vector<int32_t>> after_;
 };
+
+// The chains of guesses of one pass, each of L tokens for positions t0+1..:
+// chain 0 is `guess` (the Jacobi iterate, drafted on as needed), the others
+// as ParallelOptions says.
+std::vector<std::vector<int32_t>> candidate_chains(const ParallelOptions& po, Drafter& drafter,
+                                                   std::vector<int32_t>& guess, int32_t x, int t0, int L) {
+  std::vector<std::vector<int32_t>> chains;
+  if (L == 0) return {std::vector<int32_t>{}};
+  for (int i = static_cast<int>(guess.size()); i < L; ++i) guess.push_back(drafter.next(i ? guess[i - 1] : x, t0 + i));
+  chains.emplace_back(guess.begin(), guess.begin() + L);
+  std::vector<int32_t> starts = drafter.all_after(x);
+  if (drafter.can_copy()) starts.push_back(drafter.copied_after(x, t0));
+  for (int32_t first : starts) {
+    if (static_cast<int>(chains.size()) >= po.candidates) break;
+    std::vector<int32_t> c{first};
+    while (static_cast<int>(c.size()) < L) c.push_back(drafter.last_after(c.back()));
+    if (std::find(chains.begin(), chains.end(), c) == chains.end()) chains.push_back(std::move(c));
+  }
+  return chains;
+}
 
 // The softmax probability of the row's largest logit.
 float top_probability(const float* row, int V, float top) {
@@ -75,43 +111,53 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
   model.start_decoding(p, batch, limit, cache);
   Drafter drafter(cfg, po, src);
   std::vector<int32_t> guess;  // guesses for the outputs after the accepted ones
-  std::vector<int32_t> in, o;
+  std::vector<int32_t> in, o, best;
   std::vector<float> logits;
   int eos_at = -1;  // where the first EOS was accepted
   int block_end = std::min(b, limit);
   while (static_cast<int>(y.size()) < limit) {
     const int t0 = static_cast<int>(y.size());
     const int end = po.mode == DecodeMode::kJacobi ? std::min(t0 + b, limit) : block_end;
-    const int Tq = end - t0;
-    in.assign(1, t0 == 0 ? cfg.bos_id : y.back());
-    for (int i = 1; i < Tq; ++i) {
-      if (i - 1 >= static_cast<int>(guess.size())) guess.push_back(drafter.next(in.back(), t0 + i - 1));
-      in.push_back(guess[i - 1]);
-    }
-    model.decode(p, cache, in.data(), Tq, t0, logits);
+    const int L = end - t0 - 1;  // guessed positions a chain runs
+    const int32_t x = t0 == 0 ? cfg.bos_id : y.back();
+    const std::vector<std::vector<int32_t>> chains = candidate_chains(po, drafter, guess, x, t0, L);
+    in.assign(1, x);
+    for (const auto& c : chains) in.insert(in.end(), c.begin(), c.end());
+    const int Tq = static_cast<int>(in.size()), K = static_cast<int>(chains.size());
+    model.decode(p, cache, in.data(), Tq, t0, logits, L > 0 ? K : 1);
     ++st.passes;
     o.resize(Tq);
     for (int i = 0; i < Tq; ++i) {
       const float* row = logits.data() + static_cast<size_t>(i) * V;
       o[i] = static_cast<int32_t>(std::max_element(row, row + V) - row);
-      drafter.saw(in[i], o[i]);
     }
-    int a = 1;  // outputs 0..a-1 saw only accepted inputs
-    while (a < Tq && in[a] == o[a - 1]) ++a;
+    // Chain c's rows are 1 + c*L ..; its outputs o[0] then theirs.
+    auto row_of = [&](int c, int d) { return d == 0 ? 0 : 1 + c * L + d - 1; };
+    for (int c = 0; c < K; ++c)
+      for (int d = 0; d <= L; ++d) drafter.saw(in[static_cast<size_t>(row_of(c, d))], o[static_cast<size_t>(row_of(c, d))]);
+    int a = 0, win = 0;  // outputs 0..a-1 of chain `win` saw only accepted inputs
+    for (int c = 0; c < K; ++c) {
+      int ac = 1;
+      while (ac <= L && chains[static_cast<size_t>(c)][static_cast<size_t>(ac - 1)] == o[static_cast<size_t>(row_of(c, ac - 1))]) ++ac;
+      if (ac > a) a = ac, win = c;
+    }
+    if (K > 1) cache.keep_branch(win, a - 1);
+    best.resize(static_cast<size_t>(L) + 1);
+    for (int d = 0; d <= L; ++d) best[static_cast<size_t>(d)] = o[static_cast<size_t>(row_of(win, d))];
     if (trace) {
       PassTrace& pt = trace->emplace_back();
-      pt.t0 = t0, pt.accepted = a, pt.out = o;
-      for (int i = 0; i < Tq; ++i) {
-        const float* row = logits.data() + static_cast<size_t>(i) * V;
-        pt.prob.push_back(top_probability(row, V, row[o[i]]));
+      pt.t0 = t0, pt.accepted = a, pt.out = best;
+      for (int d = 0; d <= L; ++d) {
+        const float* row = logits.data() + static_cast<size_t>(row_of(win, d)) * V;
+        pt.prob.push_back(top_probability(row, V, row[best[static_cast<size_t>(d)]]));
       }
     }
     for (int i = 0; i < a; ++i) {
-      if (eos_at < 0 && o[i] == cfg.eos_id) eos_at = static_cast<int>(y.size());
-      y.push_back(o[i]);
+      if (eos_at < 0 && best[static_cast<size_t>(i)] == cfg.eos_id) eos_at = static_cast<int>(y.size());
+      y.push_back(best[static_cast<size_t>(i)]);
     }
     st.tokens += a;
-    guess.assign(o.begin() + a, o.end());  // the Jacobi iterate for the next outputs
+    guess.assign(best.begin() + a, best.end());  // the Jacobi iterate for the next outputs
     if (po.mode == DecodeMode::kJacobi && eos_at >= 0) break;
     if (static_cast<int>(y.size()) == block_end) {  // a block settled
       if (po.mode == DecodeMode::kHybrid && eos_at >= 0) break;
@@ -142,6 +188,10 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
     throw corpus::ConfigError("block of " + std::to_string(popt.block) + " positions",
                               "give --block 1 to " + std::to_string(kFewRows) +
                                   " (the rows whose results the few-row kernel keeps independent)");
+  if (popt.candidates < 1 || 1 + popt.candidates * (popt.block - 1) > kFewRows)
+    throw corpus::ConfigError(fmt::format("{} candidates of {} guesses: {} rows", popt.candidates, popt.block - 1,
+                                          1 + popt.candidates * (popt.block - 1)),
+                              fmt::format("give --candidates K with 1 + K * (--block - 1) <= {}", kFewRows));
   if (popt.draft == DraftSource::kCopy && !cfg.shared_embeddings)
     throw corpus::ConfigError("--draft copy needs a model with one vocabulary for both sides",
                               "use --draft pad or ngram with this model");

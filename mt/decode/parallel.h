@@ -39,10 +39,19 @@ enum class DraftSource {
 DecodeMode parse_decode_mode(const std::string& name);   // throws corpus::ConfigError
 DraftSource parse_draft_source(const std::string& name);  // throws corpus::ConfigError
 
+// With candidates k > 1 a pass verifies up to k guessed chains of b - 1
+// tokens at once (Lookahead-style), 1 + k*(b-1) <= kFewRows rows, and keeps
+// the chain that gets the most tokens accepted (the first of equals): chain 0
+// is the Jacobi iterate with `draft` after it; the others start with another
+// token the model gave after the last accepted one earlier in the sentence
+// (most recent first), or with the source's continuation, and go on by the
+// model's last output after each token. Chains equal to an earlier one are
+// dropped, so a pass may run fewer.
 struct ParallelOptions {
   DecodeMode mode = DecodeMode::kJacobi;
   int block = 4;  // b, 1 .. kFewRows
   DraftSource draft = DraftSource::kPad;
+  int candidates = 1;
 };
 
 // One decoder pass of a sentence, for the decoding dependency graph: the

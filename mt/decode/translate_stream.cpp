@@ -36,13 +36,14 @@ TranslationModel::TranslationModel(const std::string& path)
       trg(side_tokenizer(file.vocabs(), false, path)) {}
 
 void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
-                const std::string& decode, int block, const std::string& draft) {
+                const std::string& decode, int block, const std::string& draft, int candidates) {
   if (n_best > beam) throw corpus::ConfigError(fmt::format("--n-best {} needs --beam {} or more", n_best, n_best));
   if (decode != "greedy" && (beam > 1 || n_best > 0))
     throw corpus::ConfigError("--decode " + decode + " is greedy's search: give no --beam or --n-best");
   opt.beam = {beam, std::max(1, n_best), parse_length_penalty(length_penalty), alpha};
   opt.n_best_rows = n_best > 0;
-  opt.parallel = {parse_decode_mode(decode), block, parse_draft_source(draft)};
+  if (decode == "greedy" && candidates > 1) throw corpus::ConfigError("--candidates is for a parallel --decode mode");
+  opt.parallel = {parse_decode_mode(decode), block, parse_draft_source(draft), candidates};
 }
 
 TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,

@@ -54,7 +54,7 @@ struct TranslateOptions {
 // do not go together (an n-best list longer than the beam, a parallel mode
 // with a beam).
 void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
-                const std::string& decode, int block, const std::string& draft);
+                const std::string& decode, int block, const std::string& draft, int candidates = 1);
 
 struct TranslateCounts {
   uint64_t sentences = 0;

@@ -16,9 +16,41 @@ void store_rows(const T* rows, T* cache, const DecoderRows& r, int capacity, int
                 cache + (static_cast<int64_t>(b) * capacity + r.t0) * C);
 }
 
+// The tree pass of DecoderRows (B = 1): every row's keys and values go to
+// kv.tree_*, row 0's also to position t0; then each chain in turn is copied
+// to positions t0+1.. and its rows attend as a one-chain pass would.
+template <class T>
+void tree_self_attention(const AttnWeights<T>& w, const T* in, T* y, const DecoderRows& r, int C, int H,
+                         LayerKv<T>& kv, AttnCache<T>& sc) {
+  const int N = r.Tq, L = (r.Tq - 1) / r.branches;
+  const int64_t n = static_cast<int64_t>(N) * C;
+  sc.q.resize(n), sc.ctx.resize(n);
+  kv.tree_k.resize(n), kv.tree_v.resize(n);
+  kv.tree_t0 = r.t0, kv.tree_len = L;
+  linear_forward<T>(in, w.wq, w.bq, sc.q.data(), N, C, C);
+  linear_forward<T>(in, w.wk, w.bk, kv.tree_k.data(), N, C, C);
+  linear_forward<T>(in, w.wv, w.bv, kv.tree_v.data(), N, C, C);
+  T* ck = kv.self_k.data() + static_cast<int64_t>(r.t0) * C;
+  T* cv = kv.self_v.data() + static_cast<int64_t>(r.t0) * C;
+  std::copy_n(kv.tree_k.data(), C, ck);
+  std::copy_n(kv.tree_v.data(), C, cv);
+  auto row = [&](int i, int keys) {
+    attention_core<T>(sc.q.data() + static_cast<int64_t>(i) * C, kv.self_k.data(), kv.self_v.data(),
+                      sc.ctx.data() + static_cast<int64_t>(i) * C, nullptr, 1, 1, keys, N, kv.capacity, C, H,
+                      nullptr, false, 0);
+  };
+  row(0, r.t0 + 1);
+  for (int c = 0; c < r.branches; ++c) {
+    kv.keep_branch(c, L);
+    for (int d = 1; d <= L; ++d) row(1 + c * L + d - 1, r.t0 + 1 + d);
+  }
+  linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
+}
+
 template <class T>
 void cached_self_attention(const AttnWeights<T>& w, const T* in, T* y, const DecoderRows& r, int C, int H,
                            LayerKv<T>& kv, AttnCache<T>& sc) {
+  if (r.branches > 1) return tree_self_attention(w, in, y, r, C, H, kv, sc);
   const int N = r.B * r.Tq;
   const int64_t n = static_cast<int64_t>(N) * C;
   sc.q.resize(n), sc.k.resize(n), sc.ctx.resize(n);
@@ -54,11 +86,21 @@ void cached_cross_attention(const AttnWeights<T>& w, const T* in, T* y, const De
 }  // namespace
 
 template <class T>
+void LayerKv<T>::keep_branch(int c, int rows) {
+  const int64_t C = dim;
+  if (rows <= 0) return;
+  const int64_t from = (1 + static_cast<int64_t>(c) * tree_len) * C, to = (static_cast<int64_t>(tree_t0) + 1) * C;
+  std::copy_n(tree_k.data() + from, rows * C, self_k.data() + to);
+  std::copy_n(tree_v.data() + from, rows * C, self_v.data() + to);
+}
+
+template <class T>
 void decoder_layer_start(const DecoderLayerWeights<T>& w, const DecoderLayerSettings& s, const T* enc, int B, int S,
                          int capacity, LayerKv<T>& kv) {
   const int C = s.C;
   const int64_t n = static_cast<int64_t>(B) * S * C;
   kv.capacity = capacity;
+  kv.dim = C;
   kv.cross_k.resize(n);
   kv.cross_v.resize(n);
   linear_forward<T>(enc, w.cross.wk, w.cross.bk, kv.cross_k.data(), B * S, C, C);
@@ -124,6 +166,7 @@ void decoder_layer_backward(const DecoderLayerWeights<T>& w, const DecoderLayerG
 }
 
 #define MT_DEC_LAYER_INST(T)                                                                                        \
+  template void LayerKv<T>::keep_branch(int, int);                                                                  \
   template void decoder_layer_start<T>(const DecoderLayerWeights<T>&, const DecoderLayerSettings&, const T*, int,   \
                                        int, int, LayerKv<T>&);                                                      \
   template const T* decoder_layer_forward<T>(const DecoderLayerWeights<T>&, const DecoderLayerSettings&,            \

@@ -41,19 +41,34 @@ struct DecoderLayerSettings {
 // are positions 0..Tq-1, keys masked at trg_len[b] and causally. With a
 // cache they are positions t0..t0+Tq-1, attending to the cached positions
 // before t0 and causally among themselves.
+//
+// With `branches` > 1 (a cache, B = 1: the candidates of lookahead decoding)
+// the rows are a tree: row 0 at position t0, then `branches` chains of
+// L = (Tq - 1) / branches rows, chain c's rows 1 + c*L + d - 1 at position
+// t0 + d (d = 1..L), each attending to the cache before t0, row 0 and its own
+// chain up to itself — the keys a one-branch pass of that chain would see,
+// in the same order, so its results are the same bits.
 struct DecoderRows {
   int B = 0, Tq = 0, S = 0;
   const int32_t* src_len = nullptr;  // [B] source positions that count
   const int32_t* trg_len = nullptr;  // [B] without a cache (may be null)
   int t0 = 0;                        // with a cache
+  int branches = 1;                  // with a cache
 };
 
 // One layer's keys and values while decoding: self-attention's at rows
 // b*capacity + t, cross-attention's of the source at rows b*S + s.
 template <class T>
 struct LayerKv {
-  int capacity = 0;
+  int capacity = 0, dim = 0;
   std::vector<T> self_k, self_v, cross_k, cross_v;
+  // A tree pass's new keys and values [Tq, C], kept until keep_branch puts
+  // the chosen chain's rows in place after t0.
+  std::vector<T> tree_k, tree_v;
+  int tree_t0 = 0, tree_len = 0;
+  // Makes positions tree_t0 + 1 .. tree_t0 + rows hold chain c's first
+  // `rows` rows of the last tree pass.
+  void keep_branch(int c, int rows);
 };
 
 // What a pass keeps: the backward pass's inputs, and scratch for decoding.

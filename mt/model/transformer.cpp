@@ -303,6 +303,11 @@ void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
 }
 
 template <class T>
+void DecoderCache<T>::keep_branch(int c, int rows) {
+  for (LayerKv<T>& kv : layers) kv.keep_branch(c, rows);
+}
+
+template <class T>
 void Transformer<T>::start_decoding(const T* params, const Batch& batch, int capacity, DecoderCache<T>& cache,
                                     int copies) {
   encode(params, batch, impl_->enc);
@@ -333,19 +338,22 @@ void Transformer<T>::start_decoding(const T* params, const Batch& batch, int cap
 
 template <class T>
 void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
-                            std::vector<T>& logits) {
-  if (t0 < 0 || Tq < 1 || t0 + Tq > cache.capacity)
-    throw corpus::Error(fmt::format("decoder positions {}..{} outside the cache of {}", t0, t0 + Tq - 1,
-                                    cache.capacity));
+                            std::vector<T>& logits, int branches) {
+  if (branches < 1 || (branches > 1 && (cache.B != 1 || (Tq - 1) % branches != 0)))
+    throw corpus::Error(fmt::format("a tree pass of {} rows in {} branches over {} sequences", Tq, branches, cache.B));
+  const int L = (Tq - 1) / branches;  // with branches > 1, the rows of a chain
+  const int last = branches > 1 ? t0 + L : t0 + Tq - 1;
+  if (t0 < 0 || Tq < 1 || last >= cache.capacity)
+    throw corpus::Error(fmt::format("decoder positions {}..{} outside the cache of {}", t0, last, cache.capacity));
   Impl& m = *impl_;
   Ctx<T> c = make_ctx<T>(cfg_, params, nullptr, 0.0f, 0);
   const int N = cache.B * Tq, C = cfg_.dim;
   m.dec_pos.resize(N);
   for (int b = 0; b < cache.B; ++b)
-    for (int i = 0; i < Tq; ++i) m.dec_pos[static_cast<size_t>(b) * Tq + i] = t0 + i;
+    for (int i = 0; i < Tq; ++i) m.dec_pos[static_cast<size_t>(b) * Tq + i] = branches > 1 && i > 0 ? t0 + 1 + (i - 1) % L : t0 + i;
   m.trg_emb.resize(static_cast<int64_t>(N) * C);
   embed<T>(cfg_, tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
-  DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0};
+  DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0, branches};
   decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
   logits.assign(m.logits.begin(), m.logits.end());
 }

@@ -104,6 +104,9 @@ struct DecoderCache {
   // (beam search). The cross-attention rows are not moved: rows[j] must
   // translate the same source as j.
   void select(const std::vector<int>& rows, int length);
+  // After a tree pass (decode with branches > 1): positions t0+1 .. t0+rows
+  // take chain c's first `rows` rows, so the cache holds that chain's path.
+  void keep_branch(int c, int rows);
 };
 
 template <class T>
@@ -129,9 +132,11 @@ class Transformer {
   // Runs positions t0 .. t0+Tq-1 of every sequence (tokens [B*Tq], row
   // b*Tq + i; position 0 holds BOS) through the decoder, given the cached
   // positions before t0, and stores theirs: logits [B*Tq, V]. The same
-  // layers as pass(), so the logits equal the training forward's.
+  // layers as pass(), so the logits equal the training forward's. With
+  // `branches` > 1 (one sequence), the rows are a tree of that many chains
+  // after row 0 (DecoderRows, mt/layers/decoder_layer.h).
   void decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
-              std::vector<T>& logits);
+              std::vector<T>& logits, int branches = 1);
 
   struct Impl;
 

@@ -132,3 +132,75 @@ TEST_CASE("parallel decoding: a row of a multi-position pass has the bits of a o
     }
   }
 }
+
+TEST_CASE("parallel decoding: a tree pass's chains have the bits of one-chain passes, and keep_branch keeps the chosen path") {
+  Config cfg = Config::from_preset("tiny");
+  cfg.src_vocab = cfg.trg_vocab = 50;
+  cfg.dim = 64, cfg.heads = 4, cfg.ffn_dim = 256, cfg.enc_layers = 1, cfg.dec_layers = 2, cfg.max_len = 40;
+  Transformer<float> model(cfg);
+  std::vector<float> p(static_cast<size_t>(model.layout().total()));
+  init_params(model.layout(), p.data(), 6);
+  const auto src = mt_test::reverse_task(1, 11).src;
+  Batch batch = make_batch(cfg, {&src[0]}, {});
+  const std::vector<int32_t> prefix{cfg.bos_id, 9, 17, 23};  // positions 0..3; row 0 of the tree pass is position 3
+  const std::vector<std::vector<int32_t>> chains{{5, 6, 7}, {8, 9, 10}, {11, 12, 13}};
+  const int L = 3, V = cfg.trg_vocab, t0 = 3;
+  DecoderCache<float> cache;
+  std::vector<float> out;
+  // One chain at a time, each after the same cached prefix.
+  std::vector<std::vector<float>> alone;
+  for (const auto& c : chains) {
+    model.start_decoding(p.data(), batch, 32, cache);
+    model.decode(p.data(), cache, prefix.data(), t0, 0, out);
+    std::vector<int32_t> in{prefix[3]};
+    in.insert(in.end(), c.begin(), c.end());
+    model.decode(p.data(), cache, in.data(), L + 1, t0, out);
+    alone.push_back(out);
+  }
+  // All three in one tree pass.
+  model.start_decoding(p.data(), batch, 32, cache);
+  model.decode(p.data(), cache, prefix.data(), t0, 0, out);
+  std::vector<int32_t> tree{prefix[3]};
+  for (const auto& c : chains) tree.insert(tree.end(), c.begin(), c.end());
+  std::vector<float> both;
+  model.decode(p.data(), cache, tree.data(), static_cast<int>(tree.size()), t0, both, 3);
+  for (int c = 0; c < 3; ++c) {
+    CAPTURE(c);
+    CHECK(std::equal(alone[c].begin(), alone[c].begin() + V, both.begin()));  // row 0
+    for (int d = 1; d <= L; ++d)
+      CHECK(std::equal(alone[c].begin() + static_cast<int64_t>(d) * V, alone[c].begin() + static_cast<int64_t>(d + 1) * V,
+                       both.begin() + static_cast<int64_t>(1 + c * L + d - 1) * V));
+  }
+  // Keeping chain 1's first two rows: the next position sees root, 8, 9 as a plain pass would.
+  cache.keep_branch(1, 2);
+  const int32_t next = 4;
+  model.decode(p.data(), cache, &next, 1, t0 + 3, out);
+  std::vector<float> want;
+  model.start_decoding(p.data(), batch, 32, cache);
+  const std::vector<int32_t> path{cfg.bos_id, 9, 17, 23, 8, 9, 4};
+  model.decode(p.data(), cache, path.data(), static_cast<int>(path.size()), 0, want);
+  CHECK(std::equal(out.begin(), out.end(), want.end() - V));
+  CHECK_THROWS_AS(model.decode(p.data(), cache, tree.data(), 9, t0, both, 3), corpus::Error);  // 8 rows in 3 chains
+}
+
+TEST_CASE("parallel decoding: several candidates give greedy's output and accept more tokens a pass") {
+  const ModelFile& m = mt_test::reverse_model();
+  const auto src = mt_test::reverse_task(300, 7).src;
+  DecodeOptions one;
+  one.batch_size = 1;
+  const auto greedy = greedy_translate(m.config(), m.params(), src, one);
+  for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
+    for (DraftSource d : {DraftSource::kPad, DraftSource::kCopy, DraftSource::kNgram}) {
+      CAPTURE(mode_name(mode));
+      CAPTURE(draft_name(d));
+      std::vector<SentenceStats> st1, st3;
+      CHECK(parallel_translate(m.config(), m.params(), src, DecodeOptions{}, ParallelOptions{mode, 4, d, 1}, &st1) ==
+            greedy);
+      CHECK(parallel_translate(m.config(), m.params(), src, DecodeOptions{}, ParallelOptions{mode, 4, d, 5}, &st3) ==
+            greedy);
+      if (mode != DecodeMode::kGsJacobi) CHECK(tokens_per_pass(st3) > tokens_per_pass(st1));
+    }
+  CHECK_THROWS_AS(parallel_translate(m.config(), m.params(), src, DecodeOptions{},
+                                     ParallelOptions{DecodeMode::kJacobi, 4, DraftSource::kNgram, 6}),
+                  corpus::ConfigError);  // 1 + 6 * 3 rows > kFewRows
+}
