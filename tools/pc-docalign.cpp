@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
              "content score; auto: embed with --encoder, else tfidf");
   app.option("ibm1", "MODEL", &o.ibm1, "tfidf: translate source documents word by word with this pc-ibm1 model");
   app.option("encoder", "MODEL", &o.encoder, "embed: pc-embed sentence encoder (any kind) for document vectors");
-  app.option("threshold", "T", &o.threshold, "lowest content score that pairs two documents", "0.1 tfidf, 0.3 embed")
+  app.option("threshold", "T", &o.threshold, "lowest content score that pairs two documents", "0.05 tfidf, 0.3 embed")
       .range(-1, 1);
   app.flag("given-langs-only", &o.given_langs_only,
            "URL markers are only the -s/-t codes, not every ISO 639-1 code");
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
     a.content = embed ? align::ContentScore::kEmbed : align::ContentScore::kTfidf;
     a.ibm1 = ibm1.get();
     a.encoder = enc.get();
-    a.threshold = o.threshold.value_or(embed ? 0.3 : 0.1);
+    a.threshold = o.threshold.value_or(embed ? 0.3 : 0.05);
     a.iso_codes = !o.given_langs_only;
     Output out(c.output);  // appears under its name only when complete
     const align::DocAlignCounts n = align::align_documents(src, trg, a, [&](std::string_view l) { out.write(l); });

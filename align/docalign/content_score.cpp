@@ -67,8 +67,7 @@ std::vector<DocCandidate> tfidf_candidates(const std::vector<const DocRecord*>& 
         tk.tokenize(s, t);
         if (is_src && tr) {
           line.clear();
-          tr->translate(t, line);
-          t.clear();
+          tr->translate(t, line);  // the source words stay too: names and commands match as they are
           for (size_t p = 0; p < line.size();) {
             size_t sp = line.find(' ', p);
             if (sp == std::string::npos) sp = line.size();
@@ -107,7 +106,7 @@ std::vector<DocCandidate> tfidf_candidates(const std::vector<const DocRecord*>& 
   for (Bag& b : bags) {
     double norm = 0;
     for (auto& [t, w] : b.terms) {
-      w = (1 + std::log(w)) * (std::log((n + 1.0) / (df[t] + 1.0)) + 1);
+      w = (1 + std::log(w)) * std::log((n + 1.0) / (df[t] + 1.0));
       norm += w * w;
     }
     norm = std::sqrt(norm);

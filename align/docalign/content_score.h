@@ -1,9 +1,12 @@
 // Content similarity of documents that URLs did not pair (DESIGN.md §6):
 //   - tfidf: each source document translated word by word with an IBM1
 //     model (its best target word per source word; unknown words and numbers
-//     copied), both sides as TF-IDF bags of target words (tf 1 + log c, idf
-//     log((N+1)/(df+1)) + 1 over the documents of both sides, tokens without
-//     a letter or digit left out), cosine similarity. Without a model the
+//     copied), its own words kept beside the translations (names, commands
+//     and English inside Japanese text match as they are: on the sample
+//     site this gave the wider margins, docs/align.md), both sides as TF-IDF bags of target words (tf 1 + log c, idf
+//     log((N+1)/(df+1)) over the documents of both sides, so words in every
+//     document weigh nothing; tokens without a letter or digit left out),
+//     cosine similarity. Without a model the
 //     source words are used as they are (what the languages share: names,
 //     numbers, commands).
 //   - embed: a document's vector is the mean of its sentence vectors from a

@@ -30,7 +30,7 @@ struct DocAlignOptions {
   ContentScore content = ContentScore::kTfidf;
   const Ibm1Model* ibm1 = nullptr;            // tfidf: translate the source documents (may be null)
   const SentenceEncoder* encoder = nullptr;   // embed: required
-  double threshold = 0.1;                     // content pairs below it are not made
+  double threshold = 0.05;                    // content pairs below it are not made
   bool iso_codes = true;                      // URL markers: every ISO 639-1 code, not only the two languages
   size_t candidates = 8;                      // per source document
 };
