@@ -106,7 +106,7 @@ std::vector<DocCandidate> tfidf_candidates(const std::vector<const DocRecord*>& 
   for (Bag& b : bags) {
     double norm = 0;
     for (auto& [t, w] : b.terms) {
-      w = (1 + std::log(w)) * std::log((n + 1.0) / (df[t] + 1.0));
+      w = (1 + std::log(w)) * std::log((n + 1.0) / df[t]);
       norm += w * w;
     }
     norm = std::sqrt(norm);

@@ -4,8 +4,9 @@
 //     copied), its own words kept beside the translations (names, commands
 //     and English inside Japanese text match as they are: on the sample
 //     site this gave the wider margins, docs/align.md), both sides as TF-IDF bags of target words (tf 1 + log c, idf
-//     log((N+1)/(df+1)) over the documents of both sides, so words in every
-//     document weigh nothing; tokens without a letter or digit left out),
+//     log((N+1)/df) over the N documents compared, so words in every document
+//     weigh little but not nothing: the last two documents URL matching left
+//     must still pair; tokens without a letter or digit left out),
 //     cosine similarity. Without a model the
 //     source words are used as they are (what the languages share: names,
 //     numbers, commands).

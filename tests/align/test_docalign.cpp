@@ -230,3 +230,17 @@ TEST_CASE("docalign: a line over max_line stops with its number, or is skipped a
   CHECK(s2.docs.size() == 2);
   CHECK(r.counts().skipped_bad == 1);
 }
+
+TEST_CASE("docalign: the last two documents URLs left still pair by content") {
+  // Every word is in both documents, so an idf that gives such words
+  // nothing would score the pair 0 and leave it unpaired.
+  DocSide s{"en", {doc("http://x/en/a.html", {"alpha beta"}), doc("http://x/en/old.html", {"Debian packages apt"})}};
+  DocSide t{"fr", {doc("http://x/fr/a.html", {"alpha beta"}), doc("http://x/fr/ancien.html", {"Debian paquets apt"})}};
+  DocAlignCounts n;
+  std::vector<DocPair> p = run(s, t, DocAlignOptions{}, &n);
+  REQUIRE(p.size() == 2);
+  CHECK(p[1].src_url == "http://x/en/old.html");
+  CHECK(p[1].trg_url == "http://x/fr/ancien.html");
+  CHECK(p[1].method == "content");
+  CHECK(p[1].score > 0.2);
+}
