@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   cli::Common c;
   std::string encoder, method = "auto", format = "tsv", deletion = "auto";
   int max_bead = 4, band = 8, full_dp = 300;
+  double length_weight = 0.05;
   app.group("Alignment");
   app.option("encoder", "MODEL", &encoder, "pc-embed model (train or import); without it, --method auto aligns by length");
   app.choice("method", "METHOD", &method, {"auto", "embedding", "length"},
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
       .range(2, 8);
   app.option("deletion", "SPEC", &deletion,
              "deletion penalty: auto (calibrated per document pair), percentile:P (Vecalign: 0.2) or fixed:C");
+  app.option("length-weight", "W", &length_weight,
+             "embedding: add W x the Gale-Church length cost of a bead to its cost (0: embeddings only)")
+      .range(0, 10);
   app.option("band", "N", &band, "half-width of the search band around the coarser alignment").range(2, 1000);
   app.option("full-dp", "N", &full_dp, "documents up to N x N sentences are searched in full").range(8, 100000);
   app.group("Output");
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
       throw cli::UsageError(fmt::format("--deletion: {}", e.what()), e.hint());
     }
     opt.vec.max_bead = max_bead;
+    opt.vec.length_weight = length_weight;
     opt.vec.seed = c.seed;
     opt.vec.recursion = opt.len.recursion = {static_cast<uint32_t>(full_dp), static_cast<uint32_t>(band)};
     opt.skip_bad = c.skip_bad;

@@ -34,6 +34,12 @@ double prior(int dx, int dy) {
   return 0.089;
 }
 
+}  // namespace
+
+double length_cost(double l1, double l2, double c, double floor) { return -std::log(std::max(tail(l1, l2, c), floor)); }
+
+namespace {
+
 class LengthLevel final : public Level {
  public:
   LengthLevel(std::vector<uint32_t> s, std::vector<uint32_t> t, double c)
@@ -43,7 +49,7 @@ class LengthLevel final : public Level {
   void prepare(const Band&) override {}
   double cost(int dx, int dy, uint32_t x, uint32_t y) const override {
     const auto l1 = static_cast<double>(ps_[x] - ps_[x - dx]), l2 = static_cast<double>(pt_[y] - pt_[y - dy]);
-    return -std::log(prior(dx, dy)) - std::log(std::max(tail(l1, l2, c_), 1e-300));
+    return -std::log(prior(dx, dy)) + length_cost(l1, l2, c_);
   }
   std::unique_ptr<Level> downsample() const override {
     return std::make_unique<LengthLevel>(halve(s_), halve(t_), c_);

@@ -20,6 +20,10 @@ struct LengthOptions {
   RecursionOptions recursion;
 };
 
+// −log 2(1 − Φ(|δ|)) for l1 source and l2 target characters at ratio c,
+// at most −log(floor).
+double length_cost(double l1, double l2, double c, double floor = 1e-300);
+
 // Beads over sentences of the given lengths (characters).
 std::vector<Bead> align_lengths(const std::vector<uint32_t>& src, const std::vector<uint32_t>& trg,
                                 const LengthOptions& opt);

@@ -25,7 +25,13 @@ OverlapVectors encode_overlaps(const SentenceEncoder& e, const std::vector<std::
     float* out = data.data() + (uint64_t{static_cast<uint32_t>(k)} * n + k) * d;
     e.encode(views, side, std::span<float>(out, views.size() * d));
   }
-  return OverlapVectors::from_rows(n, d, layers, std::move(data));
+  OverlapVectors v = OverlapVectors::from_rows(n, d, layers, std::move(data));
+  for (const auto& s : sentences) {
+    uint32_t c = 0;
+    for (const char ch : s) c += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    v.lengths.push_back(c);
+  }
+  return v;
 }
 
 }  // namespace align::sentalign

@@ -7,7 +7,9 @@
 //   2 · dx · dy · (1 − cos(x, y)) / (norm(x) + norm(y))
 // where norm(v) = 1 − mean cos(v, r) over r sampled from the other side's
 // overlap vectors of the same document: a random pair costs about 1, for any
-// encoder. A deletion costs the deletion penalty (DeletionPenalty).
+// encoder. A deletion costs the deletion penalty (DeletionPenalty). With
+// sentence lengths and a length weight, a match also pays for a length
+// difference that translations rarely have (VecalignOptions::length_weight).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,8 @@ struct OverlapVectors {
   uint32_t n = 0, dim = 0;
   int layers = 0;
   std::vector<float> data;  // layers × n × dim
+  // Characters of each sentence, for the length term (empty: none).
+  std::vector<uint32_t> lengths;
 
   // Checks that `data` holds layers × n rows of dim floats: a count that
   // does not match the sentences is a corpus::Error saying both counts.
@@ -32,9 +36,10 @@ struct OverlapVectors {
 };
 
 // How the deletion penalty is chosen.
-//  kAuto: from the document pair itself (see calibrate_deletion in
-//    vecalign.cpp and docs/align.md): between the costs of the best-matching
-//    pairs in the search band and the low tail of random-pair costs.
+//  kAuto: from the document pair itself: 0.8 × the median over all
+//    sentences of the cost of the sentence's cheapest 1-1 partner within the
+//    search band (a typical true match's cost) + 0.2 × the 5% quantile of
+//    random-pair costs (see vecalign.cpp and docs/align.md).
 //  kPercentile: Vecalign's rule, the `value` quantile (0..1) of the costs of
 //    random 1-1 pairs of the document (Vecalign's default 0.2).
 //  kFixed: `value` itself, in the normalised cost units above.
@@ -53,6 +58,10 @@ struct VecalignOptions {
   RecursionOptions recursion;
   uint32_t norm_samples = 100;    // random vectors per side for the normalisation
   uint32_t cost_samples = 20000;  // random pairs for the penalty (all pairs of a smaller document)
+  // Weight of the length term added to a match's cost when both sides have
+  // lengths: Gale and Church's −log 2(1 − Φ(|δ|)) of the bead's character
+  // counts (gale_church.h), capped at −log 1e-6. 0 switches it off.
+  double length_weight = 0.05;
   uint64_t seed = 1;
 };
 

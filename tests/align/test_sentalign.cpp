@@ -37,9 +37,10 @@ struct Gen {
 // A side: each sentence is a list of meaning ids.
 using Side = std::vector<std::vector<int>>;
 
+OverlapVectors from_sentences(const std::vector<std::vector<float>>& sent, int layers);
+
 OverlapVectors overlaps(const Side& side, const std::vector<std::vector<float>>& meaning, double noise, Gen& g,
                         int layers = 3) {
-  const auto n = static_cast<uint32_t>(side.size());
   std::vector<std::vector<float>> sent;
   for (const auto& ids : side) {
     std::vector<float> v(kDim, 0);
@@ -49,6 +50,12 @@ OverlapVectors overlaps(const Side& side, const std::vector<std::vector<float>>&
     for (uint32_t d = 0; d < kDim; ++d) v[d] += static_cast<float>(noise * e[d]);
     sent.push_back(v);
   }
+  return from_sentences(sent, layers);
+}
+
+// The overlap vectors of sentences with the given vectors (runs summed).
+OverlapVectors from_sentences(const std::vector<std::vector<float>>& sent, int layers) {
+  const auto n = static_cast<uint32_t>(sent.size());
   std::vector<float> data(uint64_t{n} * layers * kDim, 0.0f);
   for (int k = 0; k < layers; ++k)
     for (uint32_t i = 0; i < n; ++i) {
@@ -190,6 +197,41 @@ TEST_CASE("sentalign: the recursion finds the same alignment in a band as the fu
   const auto a = align_vectors(s, t, full).beads, b = align_vectors(s, t, banded).beads;
   CHECK(wrong(a, d.gold) == 0);
   CHECK(wrong(b, d.gold) == 0);
+}
+
+TEST_CASE("sentalign: the length term keeps a faint untranslated sentence out of a merge") {
+  // Source 3 has no translation and a vector that barely registers in a
+  // concatenation (a sentence of unknown words, say), so merging it into
+  // source 2's bead costs little more than the 1-1 bead; but it is as long
+  // as its neighbours, which the merged bead's length ratio shows.
+  Gen g{18};
+  std::vector<std::vector<float>> src, trg;
+  std::vector<uint32_t> ls, lt;
+  for (int i = 0; i < 12; ++i) {
+    const auto m = g.vec();
+    if (i == 3) {
+      auto faint = g.vec();
+      for (float& x : faint) x *= 0.15f;
+      src.push_back(faint);
+      ls.push_back(60);
+    }
+    src.push_back(m);
+    ls.push_back(60);
+    auto t = m;
+    const auto e = g.vec();
+    for (uint32_t d = 0; d < kDim; ++d) t[d] += 0.3f * e[d];
+    trg.push_back(t);
+    lt.push_back(66);
+  }
+  OverlapVectors s = from_sentences(src, 3), t = from_sentences(trg, 3);
+  VecalignOptions without, with;
+  without.length_weight = 0;
+  const auto a = align_vectors(s, t, without).beads;
+  CHECK(show(a).find("2+2:2+1") != std::string::npos);  // merged: wrong
+  s.lengths = ls;
+  t.lengths = lt;
+  const auto b = align_vectors(s, t, with).beads;
+  CHECK(show(b).find("3+1:3+0") != std::string::npos);  // deleted: right
 }
 
 TEST_CASE("sentalign: the deletion penalty modes") {
