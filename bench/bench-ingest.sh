@@ -15,6 +15,8 @@
 # Runs, interleaved per WARC in one driver run (first = baseline):
 #   BASELINE=/path/to/pc-ingest   an older pc-ingest binary (optional), -j1
 #   pc-ingest -j1, pc-ingest -j2  (boilerplate removal + per-paragraph LID)
+#   pc-ingest -j1 --lang-id two-pass  (a CLD2 call per paragraph too), with
+#                                 the labels' agreement (ingest-langid-agree.py)
 #   WARC2TEXT=/path/to/warc2text  (optional) warc2text --jsonl, with and
 #                                 without --multilang; it is not built here:
 #                                 build it by hand from github.com/bitextor/warc2text
@@ -69,6 +71,7 @@ bench_warc() {
     runs+=(--run "baseline pc-ingest -j1" "$BASELINE -q -j1 $warc > $tmp/base.jsonl")
   fi
   runs+=(--run "pc-ingest -j1" "$pc -q -j1 $warc > $tmp/j1.jsonl")
+  runs+=(--run "pc-ingest -j1 --lang-id two-pass" "$pc -q -j1 --lang-id two-pass $warc > $tmp/two.jsonl")
   runs+=(--run "pc-ingest -j2" "$pc -q -j2 $warc > $tmp/j2.jsonl")
   if [ -n "${WARC2TEXT:-}" ]; then
     /usr/bin/python3 "$here/warc-to-1.0.py" "$warc" "$tmp/w10.warc.gz"  # warc2text reads WARC/1.0 only
@@ -90,6 +93,8 @@ bench_warc() {
         "characters of text"
     fi
   fi
+  echo "  one CLD2 pass per document (default) against two (--lang-id two-pass):"
+  /usr/bin/python3 "$here/ingest-langid-agree.py" "$tmp/two.jsonl" "$tmp/j1.jsonl"
   "$pc" -j1 "$warc" 2>&1 >/dev/null | tail -n 1 | sed 's/^/  /'
   # The libraries' own share: gumbo, CLD2 (both passes) and reading the WARC,
   # timed alone on what pc-ingest hands them (bench/ingest_floor.cpp).

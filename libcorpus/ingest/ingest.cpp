@@ -255,25 +255,47 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
     for (size_t i = n; i-- > first && last == 0;)
       if (!repeated[i] && !is_short_text(in.paras[i], o.bp)) last = i;
   }
+  thread_local std::vector<size_t> kept_paras;  // indexes into in.paras
+  kept_paras.clear();
   for (size_t i = 0; i < n; ++i) {
-    const std::string& p = in.paras[i];
-    const uint64_t ph = hashes[i];
     const bool beside_dropped = i < in.beside_dropped.size() && in.beside_dropped[i] == '1';
     if (repeated[i] && (!(first < i && i < last) || beside_dropped)) continue;
     if (!text.empty()) text += '\n';
-    text += p;
-    const std::string& pl = languages.get(p, ph, o.min_lang_percent).lang;
+    text += in.paras[i];
+    kept_paras.push_back(i);
+  }
+  if (text.empty()) {
+    out += "D\tboilerplate only\n";
+    return;
+  }
+  // The document's language, and with one pass each paragraph's from the
+  // chunks of the same CLD2 call; paragraphs the chunks leave ambiguous (and
+  // all of them with two passes) are identified on their own.
+  thread_local DocumentLanguages dl;
+  LangGuess g;
+  if (o.one_pass_langid) {
+    identify_document(text, o.min_lang_percent, dl);
+    g = dl.doc;
+  } else {
+    g = identify_language(text, o.min_lang_percent);
+  }
+  size_t pos = 0, cursor = 0;
+  for (size_t i : kept_paras) {
+    const std::string& p = in.paras[i];
+    // Only the document's own language is taken from the chunks: a chunk in
+    // another language may have run over from a neighbouring paragraph (a
+    // French sentence after an English command came out English).
+    const char* from_chunks = o.one_pass_langid ? chunk_language(dl.chunks, cursor, pos, pos + p.size()) : nullptr;
+    if (from_chunks && g.lang != from_chunks) from_chunks = nullptr;
+    pos += p.size() + 1;
+    const std::string_view pl = from_chunks ? std::string_view(from_chunks)
+                                            : std::string_view(languages.get(p, hashes[i], o.min_lang_percent).lang);
     if (kept++ > 0) para_langs += ',';
     append_json_string(para_langs, pl);
     auto it = std::find_if(lang_bytes.begin(), lang_bytes.end(), [&](const auto& e) { return e.first == pl; });
     if (it == lang_bytes.end()) lang_bytes.emplace_back(pl, p.size());
     else it->second += p.size();
   }
-  if (text.empty()) {
-    out += "D\tboilerplate only\n";
-    return;
-  }
-  LangGuess g = identify_language(text, o.min_lang_percent);
   if (g.lang == "und") g = majority_language(lang_bytes, text.size() - (kept - 1), o.min_lang_percent);
   Digest128 d = digest128(text);
   out += "K\t";

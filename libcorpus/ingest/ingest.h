@@ -8,9 +8,10 @@
 // how many pages of each host and language carry each paragraph, and spool
 // the candidate documents to a temporary file (ingest_spool.h).
 // Pass 2 (ordered line pipeline over the spool): drop paragraphs repeated on
-// many pages of the same host and language, identify the language per
-// paragraph and per document (langid.h), then in input order remove exact
-// duplicates by digest and hand the documents to the sink.
+// many pages of the same host and language, identify the language of the
+// document and of its paragraphs in one CLD2 pass (langid.h; a paragraph the
+// pass leaves ambiguous is identified alone), then in input order remove
+// exact duplicates by digest and hand the documents to the sink.
 // Memory: the repeated-line table holds one entry per distinct (host,
 // language, paragraph) (about 40 bytes each), the digest set 16 bytes per
 // document, and each worker thread a cache of the languages of up to
@@ -40,6 +41,7 @@ struct IngestOptions {
   uint32_t repeat_min_pages = 5;     // a paragraph on at least this many pages of a host in one language...
   double repeat_fraction = 0.1;      // ...and on at least this share of them is boilerplate
   int min_lang_percent = 50;         // CLD2 share below which the language is "und"
+  bool one_pass_langid = true;       // paragraphs' languages from the document's CLD2 call (else one call each)
   bool follow_symlinks = false;      // read the files and folders symbolic links in a folder point to
   bool warc_resources = false;       // WARC resource records of HTML are pages too (else only responses)
 };

@@ -8,6 +8,8 @@
 // product names in technical text).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,29 @@ struct LangGuess {
 
 // `text` must be valid UTF-8 (plain text, not HTML).
 LangGuess identify_language(std::string_view text, int min_percent = 50);
+
+// One CLD2 pass over a whole document (its paragraphs joined by '\n'),
+// with the language of each byte range (CLD2's ResultChunkVector), as
+// warc2text --multilang does.
+struct LangChunk {
+  uint32_t offset = 0, bytes = 0;
+  const char* lang = nullptr;  // CLD2's code; nullptr for bytes in no language
+};
+struct DocumentLanguages {
+  LangGuess doc;                  // identify_language(text)'s label (near the thresholds, its score too)
+  std::vector<LangChunk> chunks;  // in text order
+};
+void identify_document(std::string_view text, int min_percent, DocumentLanguages& out);
+
+// The language of text[begin, end) (one paragraph) from the chunks, when they
+// are unambiguous: the paragraph has at least kChunkMinBytes bytes, and at
+// least half of them lie in chunks of one language and none in another.
+// nullptr otherwise: ask identify_language on the paragraph (short
+// paragraphs, a foreign quotation, a paragraph CLD2 split). `cursor` is the
+// first chunk that may overlap it; call with begin ascending, starting at 0.
+// Measured against per-paragraph CLD2 on the bench pages: docs/ingest.md.
+inline constexpr size_t kChunkMinBytes = 64;
+const char* chunk_language(const std::vector<LangChunk>& chunks, size_t& cursor, size_t begin, size_t end);
 
 // The language most of a document's paragraph bytes are in, for a document
 // CLD2 leaves "und" as a whole (a partly translated page where no language
