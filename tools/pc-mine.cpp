@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "align/ibm1_model.h"
 #include "align/mine/mine_run.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
@@ -21,10 +22,11 @@ using namespace align::mine;
 namespace {
 
 struct Opts {
-  std::string src, trg, src_npy, trg_npy, sentences, npy, encoder, side = "src", margin = "ratio", retrieval = "max";
+  std::string src, trg, src_npy, trg_npy, sentences, npy, encoder, ibm1, side = "src", margin = "ratio", retrieval = "max";
   std::optional<double> threshold;
   std::vector<std::string> fwd, bwd;
-  int k = 4, shards = 1;
+  int k = 4, shards = 1, candidates = 16;
+  double ibm1_weight = 0.3;
   std::optional<int> shard;
   uint64_t train_sample = 0;
   IndexOptions index;
@@ -60,6 +62,8 @@ MineOptions mine_options(cli::Context& ctx, Opts& o) {
   m.index.train_sample = o.train_sample;
   m.index.seed = ctx.common().seed;
   m.index.threads = ctx.threads();
+  m.ibm1_weight = o.ibm1_weight;
+  m.candidates = static_cast<uint32_t>(o.candidates);
   return m;
 }
 
@@ -99,6 +103,11 @@ void run(cli::Context& ctx, Opts& o) {
   const Side trg = load(ctx, o, o.trg, o.trg_npy, SentenceEncoder::Side::kTarget, "--trg");
   count_side(ctx, src, "source");
   count_side(ctx, trg, "target");
+  std::optional<Ibm1Model> ibm1;
+  if (!o.ibm1.empty()) {
+    ctx.note_input(o.ibm1);
+    m.ibm1 = &ibm1.emplace(Ibm1Model::load(o.ibm1));
+  }
   Output out(c.output);
   const auto write = [&out](std::string_view s) { out.write(s); };
   if (cmd == "score") {
@@ -145,6 +154,11 @@ void scoring(cli::App& a, Opts& o) {
   a.choice("retrieval", "HOW", &o.retrieval, {"max", "intersect", "fwd", "bwd"},
            "which best pairs: both directions greedily 1-1, both agreeing, each source's, each target's");
   a.option("threshold", "X", &o.threshold, "keep pairs scoring at least X", "all");
+  a.group("Re-scoring");
+  a.option("ibm1", "MODEL", &o.ibm1, "re-score the candidates with this pc-ibm1 model (both directions)");
+  a.option("ibm1-weight", "W", &o.ibm1_weight, "weight of the IBM1 score against the cosine").range(0, 1);
+  a.option("candidates", "N", &o.candidates, "with --ibm1: nearest neighbours re-scored per sentence (at least -k)")
+      .range(1, 1024);
 }
 
 }  // namespace

@@ -69,9 +69,15 @@ KnnLists search_single(const Side& queries, const Side& base, uint32_t k, const 
   return rerank(ix.search(queries.vectors, ke, base.rows()), queries.vectors, base.vectors, base.dim, ke);
 }
 
-MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd, const KnnLists& bwd,
+MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd_in, const KnnLists& bwd_in,
                            const MineOptions& opt, const WriteFn& out) {
   MineCounts c;
+  KnnLists fwd = fwd_in, bwd = bwd_in;
+  if (opt.ibm1) {
+    const Ibm1Rescorer r(*opt.ibm1, opt.ibm1_weight, src, trg);
+    fwd = r.apply(fwd_in, true, k_for(opt.k, trg.rows()));
+    bwd = r.apply(bwd_in, false, k_for(opt.k, src.rows()));
+  }
   const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
   const auto pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
   write_pairs(src, trg, pairs, out);
@@ -81,8 +87,8 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
 
 MineCounts mine(const Side& src, const Side& trg, const MineOptions& opt, const WriteFn& out) {
   std::string fi, bi;
-  const KnnLists fwd = search_single(src, trg, opt.k, opt.index, &fi);
-  const KnnLists bwd = search_single(trg, src, opt.k, opt.index, &bi);
+  const KnnLists fwd = search_single(src, trg, opt.search_k(), opt.index, &fi);
+  const KnnLists bwd = search_single(trg, src, opt.search_k(), opt.index, &bi);
   MineCounts c = score_and_write(src, trg, fwd, bwd, opt, out);
   c.trg_index = fi;
   c.src_index = bi;
@@ -154,7 +160,7 @@ MineCounts score_shards(const Side& src, const Side& trg, const std::vector<std:
                                   "give the lists searched with these sentences, fwd (source queries) before bwd")
             .at(f);
     }
-    return rerank(concat(parts, files), q.vectors, base.vectors, base.dim, k_for(opt.k, base.rows()));
+    return rerank(concat(parts, files), q.vectors, base.vectors, base.dim, k_for(opt.search_k(), base.rows()));
   };
   const KnnLists fwd = merged(fwd_files, src, trg);
   const KnnLists bwd = merged(bwd_files, trg, src);

@@ -3,6 +3,7 @@
 // top-k lists, so the same output, as the single index does (knn.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "align/mine/faiss_index.h"
 #include "align/mine/knn.h"
 #include "align/mine/margin.h"
+#include "align/mine/rescore.h"
 #include "align/mine/side.h"
 
 namespace align::mine {
@@ -20,6 +22,12 @@ struct MineOptions {
   uint32_t k = 4;
   SelectOptions select;
   IndexOptions index;
+  // Re-scoring (rescore.h): with a model, each sentence's `candidates`
+  // nearest (at least k) are re-scored and the best k of them kept.
+  const Ibm1Model* ibm1 = nullptr;
+  double ibm1_weight = 0.3;
+  uint32_t candidates = 16;
+  uint32_t search_k() const { return ibm1 ? std::max(k, candidates) : k; }
 };
 
 struct MineCounts {
