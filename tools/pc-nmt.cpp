@@ -67,6 +67,8 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
+  std::optional<mt::Ibm1Drafter> ibm1;
+  if (!a.ibm1.empty()) opt.ibm1 = &ibm1.emplace(a.ibm1, model.trg);
   std::optional<Output> ddg;
   if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
   opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {} --candidates {}", a.decode, a.block,

@@ -25,28 +25,37 @@ DraftSource parse_draft_source(const std::string& name) {
   if (name == "pad") return DraftSource::kPad;
   if (name == "copy") return DraftSource::kCopy;
   if (name == "ngram") return DraftSource::kNgram;
-  throw corpus::ConfigError("unknown draft source " + corpus::quote(name), "use pad, copy or ngram");
+  if (name == "ibm1") return DraftSource::kIbm1;
+  throw corpus::ConfigError("unknown draft source " + corpus::quote(name), "use pad, copy, ngram or ibm1");
 }
 
 namespace {
 
 class Drafter {
  public:
-  Drafter(const Config& cfg, const ParallelOptions& o, const std::vector<int32_t>& src)
-      : cfg_(cfg), o_(o), src_(src) {}
+  Drafter(const Config& cfg, const ParallelOptions& o, const std::vector<int32_t>& src,
+          const std::vector<int32_t>* ibm1)
+      : cfg_(cfg), o_(o), src_(src), ibm1_(ibm1) {}
 
   // The guess for output position `pos`, following token `prev`.
   int32_t next(int32_t prev, int pos) const {
     if (o_.draft == DraftSource::kNgram) return last_after(prev);
-    if (o_.draft == DraftSource::kCopy) return copied_after(prev, pos);
+    if (o_.draft == DraftSource::kCopy) return follow(src_, prev, pos);
+    if (o_.draft == DraftSource::kIbm1) return follow(*ibm1_, prev, pos);
     return cfg_.pad_id;
   }
-  int32_t copied_after(int32_t prev, int pos) const {
-    for (size_t i = src_.size(); i-- > 0;)
-      if (src_[i] == prev) return i + 1 < src_.size() ? src_[i + 1] : cfg_.eos_id;
-    return pos < static_cast<int>(src_.size()) ? src_[pos] : cfg_.pad_id;
+  // What follows the last occurrence of `prev` in `seq` (EOS after its end),
+  // else seq's token at `pos`.
+  int32_t follow(const std::vector<int32_t>& seq, int32_t prev, int pos) const {
+    for (size_t i = seq.size(); i-- > 0;)
+      if (seq[i] == prev) return i + 1 < seq.size() ? seq[i + 1] : cfg_.eos_id;
+    return pos < static_cast<int>(seq.size()) ? seq[static_cast<size_t>(pos)] : cfg_.pad_id;
   }
+  int32_t copied_after(int32_t prev, int pos) const { return follow(src_, prev, pos); }
   bool can_copy() const { return cfg_.shared_embeddings; }
+  const std::vector<int32_t>* ibm1() const { return ibm1_; }
+  const std::vector<int32_t>& source() const { return src_; }
+  int32_t pad() const { return cfg_.pad_id; }
   int32_t last_after(int32_t prev) const {
     auto it = after_.find(prev);
     return it == after_.end() ? cfg_.pad_id : it->second.front();
@@ -71,6 +80,7 @@ class Drafter {
   const Config& cfg_;
   const ParallelOptions& o_;
   const std::vector<int32_t>& src_;
+  const std::vector<int32_t>* ibm1_;
   std::unordered_map<int32_t, std::vector<int32_t>> after_;
 };
 
@@ -83,14 +93,27 @@ std::vector<std::vector<int32_t>> candidate_chains(const ParallelOptions& po, Dr
   if (L == 0) return {std::vector<int32_t>{}};
   for (int i = static_cast<int>(guess.size()); i < L; ++i) guess.push_back(drafter.next(i ? guess[i - 1] : x, t0 + i));
   chains.emplace_back(guess.begin(), guess.begin() + L);
-  std::vector<int32_t> starts = drafter.all_after(x);
-  if (drafter.can_copy()) starts.push_back(drafter.copied_after(x, t0));
-  for (int32_t first : starts) {
-    if (static_cast<int>(chains.size()) >= po.candidates) break;
+  auto add = [&](std::vector<int32_t> c) {
+    if (static_cast<int>(chains.size()) < po.candidates && std::find(chains.begin(), chains.end(), c) == chains.end())
+      chains.push_back(std::move(c));
+  };
+  // A chain along a sequence (the IBM1 draft, the source) from its guess after x.
+  auto along = [&](const std::vector<int32_t>& seq) {
+    std::vector<int32_t> c{drafter.follow(seq, x, t0)};
+    while (static_cast<int>(c.size()) < L) c.push_back(drafter.follow(seq, c.back(), t0 + static_cast<int>(c.size())));
+    return c;
+  };
+  if (po.candidates > 1 && drafter.ibm1()) add(along(*drafter.ibm1()));
+  for (int32_t first : drafter.all_after(x)) {
     std::vector<int32_t> c{first};
-    while (static_cast<int>(c.size()) < L) c.push_back(drafter.last_after(c.back()));
-    if (std::find(chains.begin(), chains.end(), c) == chains.end()) chains.push_back(std::move(c));
+    while (static_cast<int>(c.size()) < L) {
+      const int32_t n = drafter.last_after(c.back());
+      const int pos = t0 + static_cast<int>(c.size());
+      c.push_back(n != drafter.pad() || !drafter.ibm1() ? n : drafter.follow(*drafter.ibm1(), c.back(), pos));
+    }
+    add(std::move(c));
   }
+  if (po.candidates > 1 && drafter.can_copy()) add(along(drafter.source()));
   return chains;
 }
 
@@ -103,13 +126,13 @@ float top_probability(const float* row, int V, float top) {
 
 void decode_one(const Config& cfg, const float* p, Transformer<float>& model, const std::vector<int32_t>& src,
                 const DecodeOptions& opt, const ParallelOptions& po, std::vector<int32_t>& y, SentenceStats& st,
-                DecodeTrace* trace) {
+                DecodeTrace* trace, const std::vector<int32_t>* ibm1) {
   Batch batch = make_batch(cfg, {&src}, {});
   const int limit = output_limit(cfg, opt, batch.src_len[0]);
   const int b = po.block, V = cfg.trg_vocab;
   DecoderCache<float> cache;
   model.start_decoding(p, batch, limit, cache);
-  Drafter drafter(cfg, po, src);
+  Drafter drafter(cfg, po, src, ibm1);
   std::vector<int32_t> guess;  // guesses for the outputs after the accepted ones
   std::vector<int32_t> in, o, best;
   std::vector<float> logits;
@@ -132,23 +155,24 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
       o[i] = static_cast<int32_t>(std::max_element(row, row + V) - row);
     }
     // Chain c's rows are 1 + c*L ..; its outputs o[0] then theirs.
-    auto row_of = [&](int c, int d) { return d == 0 ? 0 : 1 + c * L + d - 1; };
+    auto row_of = [&](int c, int d) { return static_cast<size_t>(d == 0 ? 0 : 1 + c * L + d - 1); };
     for (int c = 0; c < K; ++c)
-      for (int d = 0; d <= L; ++d) drafter.saw(in[static_cast<size_t>(row_of(c, d))], o[static_cast<size_t>(row_of(c, d))]);
+      for (int d = 0; d <= L; ++d) drafter.saw(in[row_of(c, d)], o[row_of(c, d)]);
     int a = 0, win = 0;  // outputs 0..a-1 of chain `win` saw only accepted inputs
     for (int c = 0; c < K; ++c) {
+      const std::vector<int32_t>& chain = chains[static_cast<size_t>(c)];
       int ac = 1;
-      while (ac <= L && chains[static_cast<size_t>(c)][static_cast<size_t>(ac - 1)] == o[static_cast<size_t>(row_of(c, ac - 1))]) ++ac;
+      while (ac <= L && chain[static_cast<size_t>(ac - 1)] == o[row_of(c, ac - 1)]) ++ac;
       if (ac > a) a = ac, win = c;
     }
     if (K > 1) cache.keep_branch(win, a - 1);
     best.resize(static_cast<size_t>(L) + 1);
-    for (int d = 0; d <= L; ++d) best[static_cast<size_t>(d)] = o[static_cast<size_t>(row_of(win, d))];
+    for (int d = 0; d <= L; ++d) best[static_cast<size_t>(d)] = o[row_of(win, d)];
     if (trace) {
       PassTrace& pt = trace->emplace_back();
       pt.t0 = t0, pt.accepted = a, pt.out = best;
       for (int d = 0; d <= L; ++d) {
-        const float* row = logits.data() + static_cast<size_t>(row_of(win, d)) * V;
+        const float* row = logits.data() + row_of(win, d) * V;
         pt.prob.push_back(top_probability(row, V, row[best[static_cast<size_t>(d)]]));
       }
     }
@@ -178,7 +202,8 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
                                                      const std::vector<std::vector<int32_t>>& src,
                                                      const DecodeOptions& opt, const ParallelOptions& popt,
                                                      std::vector<SentenceStats>* stats,
-                                                     std::vector<DecodeTrace>* traces) {
+                                                     std::vector<DecodeTrace>* traces,
+                                                     const std::vector<std::vector<int32_t>>* drafts) {
   if (popt.mode == DecodeMode::kGreedy) {
     DecodeOptions one = opt;
     one.batch_size = 1;
@@ -192,6 +217,8 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
     throw corpus::ConfigError(fmt::format("{} candidates of {} guesses: {} rows", popt.candidates, popt.block - 1,
                                           1 + popt.candidates * (popt.block - 1)),
                               fmt::format("give --candidates K with 1 + K * (--block - 1) <= {}", kFewRows));
+  if (popt.draft == DraftSource::kIbm1 && (!drafts || drafts->size() != src.size()))
+    throw corpus::ConfigError("--draft ibm1 needs an IBM1 model of the pair", "give --ibm1 MODEL (pc-ibm1 train)");
   if (popt.draft == DraftSource::kCopy && !cfg.shared_embeddings)
     throw corpus::ConfigError("--draft copy needs a model with one vocabulary for both sides",
                               "use --draft pad or ngram with this model");
@@ -202,7 +229,7 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
     Transformer<float> model(cfg);
     SentenceStats st;
     DecodeTrace* trace = traces && idx[0] < traces->size() ? &(*traces)[idx[0]] : nullptr;
-    decode_one(cfg, params, model, *s[0], opt, popt, out[idx[0]], st, trace);
+    decode_one(cfg, params, model, *s[0], opt, popt, out[idx[0]], st, trace, drafts ? &(*drafts)[idx[0]] : nullptr);
     st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     all[idx[0]] = st;
   });

@@ -35,6 +35,7 @@ enum class DraftSource {
   kCopy,   // the source tokens after the last accepted token's last occurrence in the source, else the
            // source token at the same position (joint vocabulary only)
   kNgram,  // a pool of the sentence's earlier passes: after token x, the model's last output after x
+  kIbm1,   // as kCopy over the sentence's IBM1 draft (mt/decode/ibm1_draft.h) instead of the source
 };
 DecodeMode parse_decode_mode(const std::string& name);   // throws corpus::ConfigError
 DraftSource parse_draft_source(const std::string& name);  // throws corpus::ConfigError
@@ -42,11 +43,13 @@ DraftSource parse_draft_source(const std::string& name);  // throws corpus::Conf
 // With candidates k > 1 a pass verifies up to k guessed chains of b - 1
 // tokens at once (Lookahead-style), 1 + k*(b-1) <= kFewRows rows, and keeps
 // the chain that gets the most tokens accepted (the first of equals): chain 0
-// is the Jacobi iterate with `draft` after it; the others start with another
-// token the model gave after the last accepted one earlier in the sentence
-// (most recent first), or with the source's continuation, and go on by the
-// model's last output after each token. Chains equal to an earlier one are
-// dropped, so a pass may run fewer.
+// is the Jacobi iterate with `draft` after it; then the IBM1 draft's
+// continuation (when given); then chains that start with another token the
+// model gave after the last accepted one earlier in the sentence (most
+// recent first) and go on by the model's last output after each token (the
+// IBM1 draft's where there is none); then the source's continuation (one
+// vocabulary only). Chains equal to an earlier one are dropped, so a pass
+// may run fewer.
 struct ParallelOptions {
   DecodeMode mode = DecodeMode::kJacobi;
   int block = 4;  // b, 1 .. kFewRows
@@ -69,11 +72,13 @@ using DecodeTrace = std::vector<PassTrace>;
 // As greedy_translate (same output, token for token, as at batch size 1).
 // With `stats`, passes and tokens per sentence show what each pass gained;
 // with `traces`, every pass of the first traces->size() sentences (the
-// caller sizes it; the rest are not traced).
+// caller sizes it; the rest are not traced). `drafts` (one target token
+// sequence per sentence, or null) are the IBM1 drafts, needed for kIbm1.
 std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const float* params,
                                                      const std::vector<std::vector<int32_t>>& src,
                                                      const DecodeOptions& opt, const ParallelOptions& popt,
                                                      std::vector<SentenceStats>* stats = nullptr,
-                                                     std::vector<DecodeTrace>* traces = nullptr);
+                                                     std::vector<DecodeTrace>* traces = nullptr,
+                                                     const std::vector<std::vector<int32_t>>* drafts = nullptr);
 
 }  // namespace mt

@@ -59,6 +59,9 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     throw corpus::ConfigError("the decoding dependency graph is drawn for a parallel mode",
                               "give --decode jacobi, gs-jacobi or hybrid with --ddg");
   std::vector<DdgSentence> ddg;
+  if (opt.parallel.draft == DraftSource::kIbm1 && !opt.ibm1)
+    throw corpus::ConfigError("--draft ibm1 needs an IBM1 model of the pair", "give --ibm1 MODEL (pc-ibm1 train)");
+  std::vector<std::vector<int32_t>> drafts;  // with opt.ibm1: chunk[i]'s draft
   uint64_t first = 0;  // sentence number of the chunk's first line
   auto flush = [&] {
     std::vector<std::vector<Hypothesis>> hyps;
@@ -68,7 +71,9 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     } else if (opt.parallel.mode != DecodeMode::kGreedy) {
       std::vector<DecodeTrace> traces;
       if (opt.ddg) traces.resize(std::min(chunk.size(), opt.ddg_sentences - ddg.size()));
-      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st, &traces))
+      if (opt.ibm1) opt.ibm1->check_pair();
+      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st, &traces,
+                                        opt.ibm1 ? &drafts : nullptr))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});
       for (size_t i = 0; i < slot.size(); ++i)
         if (slot[i] >= 0 && static_cast<size_t>(slot[i]) < traces.size())
@@ -99,6 +104,7 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     }
     first += slot.size();
     chunk.clear();
+    drafts.clear();
     slot.clear();
     if (progress) progress(n.sentences);
   };
@@ -115,6 +121,7 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     } else {
       slot.push_back(static_cast<int64_t>(chunk.size()));
       chunk.push_back(std::move(ids));
+      if (opt.ibm1) drafts.push_back(opt.ibm1->draft(line));
     }
     if (slot.size() >= chunk_size) flush();
   }

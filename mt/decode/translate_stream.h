@@ -10,6 +10,7 @@
 #include "libcorpus/core/output.h"
 #include "mt/decode/beam.h"
 #include "mt/decode/greedy.h"
+#include "mt/decode/ibm1_draft.h"
 #include "mt/decode/parallel.h"
 #include "mt/model/model_file.h"
 #include "mt/spm/spm.h"
@@ -42,6 +43,8 @@ struct TranslateOptions {
   // only): an SVG of the first `ddg_sentences` sentences with tokens, under
   // `ddg_caption` (mt/decode/ddg_svg.h).
   corpus::Output* ddg = nullptr;
+  // The IBM1 drafts of --draft ibm1 (and, with candidates, one more chain).
+  Ibm1Drafter* ibm1 = nullptr;
   size_t ddg_sentences = 20;
   std::string ddg_caption;
   // Sentences read before a batch of batches is decoded: enough to keep
