@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "align/mine/flat_both.h"
 #include "libcorpus/core/error.h"
 
 namespace align::mine {
@@ -86,9 +87,20 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
 }
 
 MineCounts mine(const Side& src, const Side& trg, const MineOptions& opt, const WriteFn& out) {
-  std::string fi, bi;
-  const KnnLists fwd = search_single(src, trg, opt.search_k(), opt.index, &fi);
-  const KnnLists bwd = search_single(trg, src, opt.search_k(), opt.index, &bi);
+  check_dims(src, trg);
+  std::string fi = factory_for(opt.index, trg), bi = factory_for(opt.index, src);
+  KnnLists fwd, bwd;
+  const uint32_t kf = k_for(opt.search_k(), trg.rows()), kb = k_for(opt.search_k(), src.rows());
+  if (fi == "Flat" && bi == "Flat") {
+    // Both directions from one product (flat_both.h).
+    set_blas_threads(1);
+    auto both = flat_knn_both(src, trg, kf, kb);
+    fwd = rerank(both.first, src.vectors, trg.vectors, trg.dim, kf);
+    bwd = rerank(both.second, trg.vectors, src.vectors, src.dim, kb);
+  } else {
+    fwd = search_single(src, trg, opt.search_k(), opt.index, &fi);
+    bwd = search_single(trg, src, opt.search_k(), opt.index, &bi);
+  }
   MineCounts c = score_and_write(src, trg, fwd, bwd, opt, out);
   c.trg_index = fi;
   c.src_index = bi;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "align/mine/faiss_index.h"
+#include "align/mine/flat_both.h"
 #include "align/mine/knn.h"
 #include "align/mine/margin.h"
 #include "align/mine/mine_run.h"
@@ -191,4 +192,18 @@ TEST_CASE("mine: a truncated top-k list is an Error naming the file") {
   CHECK_THROWS_WITH_AS(read_knn(p), doctest::Contains("truncated"), corpus::Error);
   unlink(p.c_str());
   rmdir(dir);
+}
+
+TEST_CASE("mine: one product for both directions gives FAISS Flat's lists") {
+  const Side src = read_side(kDir + "src.txt", kDir + "src.npy", {});
+  const Side trg = read_side(kDir + "trg.txt", kDir + "trg.npy", {});
+  IndexOptions io;
+  io.factory = "Flat";
+  for (uint32_t k : {1u, 4u, 16u}) {
+    CAPTURE(k);
+    const auto both = flat_knn_both(src, trg, k, k);
+    CHECK(rerank(both.first, src.vectors, trg.vectors, trg.dim, k).ids == search_single(src, trg, k, io, nullptr).ids);
+    CHECK(rerank(both.second, trg.vectors, src.vectors, src.dim, k).ids ==
+          search_single(trg, src, k, io, nullptr).ids);
+  }
 }
