@@ -47,16 +47,16 @@ PairAlignment align_pair(const DocPair& p, const SentenceEncoder* enc, const Ali
   PairAlignment a;
   if (opt.method == AlignMethod::kLength) {
     std::vector<uint32_t> ls, lt;
-    for (const auto& s : p.src) ls.push_back(code_points(s));
-    for (const auto& s : p.trg) lt.push_back(code_points(s));
+    for (const auto& s : p.src_sentences) ls.push_back(code_points(s));
+    for (const auto& s : p.trg_sentences) lt.push_back(code_points(s));
     a.beads = align_lengths(ls, lt, opt.len);
     a.scores = length_scores(ls, lt, a.beads);
     return a;
   }
   if (!enc) throw corpus::ConfigError("embedding alignment needs an encoder");
   const int layers = opt.vec.max_bead - 1;
-  const OverlapVectors s = encode_overlaps(*enc, p.src, SentenceEncoder::Side::kSource, layers);
-  const OverlapVectors t = encode_overlaps(*enc, p.trg, SentenceEncoder::Side::kTarget, layers);
+  const OverlapVectors s = encode_overlaps(*enc, p.src_sentences, SentenceEncoder::Side::kSource, layers);
+  const OverlapVectors t = encode_overlaps(*enc, p.trg_sentences, SentenceEncoder::Side::kTarget, layers);
   Alignment al = align_vectors(s, t, opt.vec);
   a.beads = std::move(al.beads);
   a.deletion_penalty = al.deletion_penalty;
@@ -66,9 +66,9 @@ PairAlignment align_pair(const DocPair& p, const SentenceEncoder* enc, const Ali
 
 void format_pair(const DocPair& p, const PairAlignment& a, AlignFormat f, std::string& out, AlignRunCounts& n) {
   ++n.pairs;
-  n.src_sentences += p.src.size();
-  n.trg_sentences += p.trg.size();
-  n.empty_side += p.src.empty() != p.trg.empty();
+  n.src_sentences += p.src_sentences.size();
+  n.trg_sentences += p.trg_sentences.size();
+  n.empty_side += p.src_sentences.empty() != p.trg_sentences.empty();
   for (size_t k = 0; k < a.beads.size(); ++k) {
     const Bead& b = a.beads[k];
     if (!b.sl || !b.tl) {
@@ -87,9 +87,9 @@ void format_pair(const DocPair& p, const PairAlignment& a, AlignFormat f, std::s
       out += '\t';
       append_field(out, p.trg_url);
       out += '\t';
-      append_text(out, p.src, b.sb, b.sl);
+      append_text(out, p.src_sentences, b.sb, b.sl);
       out += '\t';
-      append_text(out, p.trg, b.tb, b.tl);
+      append_text(out, p.trg_sentences, b.tb, b.tl);
       out += fmt::format("\t{:.6f}\n", a.scores[k]);
     }
   }

@@ -1,5 +1,6 @@
-// pc-align's run: document pairs in (doc-pair JSONL, doc_pairs.h), aligned
-// sentences out.
+// pc-align's run: document pairs in (doc-pair JSONL, read by
+// align/docalign/doc_pair.h, the one reader of the format pc-docalign
+// writes), aligned sentences out.
 //
 // Pairs are read in batches, aligned on oneTBB workers and written in input
 // order, so the output never depends on the thread count; every pair is
@@ -27,7 +28,7 @@
 #include <vector>
 
 #include "align/encoder.h"
-#include "align/sentalign/doc_pairs.h"
+#include "align/docalign/doc_pair.h"
 #include "align/sentalign/gale_church.h"
 #include "align/sentalign/vecalign.h"
 #include "libcorpus/core/input.h"

@@ -34,11 +34,11 @@ empty-side-length	0	~^\[0\]:\[\]:0\.000000$	~1 pairs with an empty side	printf '
 malformed-line	1	empty	~p\.jsonl:2: not valid JSON	head -1 $DATA/sentalign/pairs.jsonl > p.jsonl && echo '{"src_sentences": [' >> p.jsonl && pc-align p.jsonl -o out; r=$?; [ ! -e out ] || exit 97; exit $r
 missing-key	1	empty	~p\.jsonl:1: missing key "trg_sentences"	echo '{"src_sentences": ["a"]}' > p.jsonl && pc-align p.jsonl
 not-an-array	1	empty	~p\.jsonl:1: key "src_sentences" must be an array of strings	echo '{"src_sentences": "a", "trg_sentences": []}' > p.jsonl && pc-align p.jsonl
-not-a-string	1	empty	~p\.jsonl:1: key "trg_sentences": sentence 1 is not a string	echo '{"src_sentences": ["a"], "trg_sentences": ["b", 3]}' > p.jsonl && pc-align p.jsonl
+not-a-string	1	empty	~p\.jsonl:1: key "trg_sentences" must be an array of strings	echo '{"src_sentences": ["a"], "trg_sentences": ["b", 3]}' > p.jsonl && pc-align p.jsonl
 not-an-object	1	empty	~p\.jsonl:1: a doc-pair line must be a JSON object	echo '[1, 2]' > p.jsonl && pc-align p.jsonl
 invalid-utf8	1	empty	~p\.jsonl:1: not valid JSON	printf '{"src_sentences": ["\xff"], "trg_sentences": ["b"]}\n' > p.jsonl && pc-align p.jsonl
-nul-byte	1	empty	~p\.jsonl:1: NUL byte	printf '{"src_sentences": ["a\0"], "trg_sentences": ["b"]}\n' > p.jsonl && pc-align p.jsonl
-nul-escape	1	empty	~p\.jsonl:1: key "src_sentences": NUL character in sentence 0	printf '{"src_sentences": ["a\\u0000"], "trg_sentences": ["b"]}\n' > p.jsonl && pc-align p.jsonl
+nul-byte	1	empty	~p\.jsonl:1: not valid JSON	printf '{"src_sentences": ["a\0"], "trg_sentences": ["b"]}\n' > p.jsonl && pc-align p.jsonl
+nul-escape	1	empty	~p\.jsonl:1: NUL character in "src_sentences"	printf '{"src_sentences": ["a\\u0000"], "trg_sentences": ["b"]}\n' > p.jsonl && pc-align p.jsonl
 skip-bad	0	-	~1 document pairs.*2 skipped \(bad\)	{ echo '{"src_sentences": ['; head -1 $DATA/sentalign/pairs.jsonl; echo '{}'; } > p.jsonl && pc-align --skip-bad p.jsonl
 long-line	1	empty	~p\.jsonl:1: .*--max-line	head -1 $DATA/sentalign/pairs.jsonl > p.jsonl && pc-align --max-line 100 p.jsonl -o out; r=$?; [ ! -e out ] || exit 97; exit $r
 truncated-gzip	1	empty	~x\.jsonl\.gz	for i in 1 2 3 4 5 6 7 8; do cat $DATA/sentalign/pairs.jsonl; done | gzip -c > full.gz && head -c 3000 full.gz > x.jsonl.gz && pc-align x.jsonl.gz -o out; r=$?; [ ! -e out ] || exit 97; exit $r

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# pc-align's time and peak memory against document length: one document pair
+# of 1k, 10k and 100k sentences per side, aligned with a lexical encoder
+# (embedding: overlap encoding + recursive banded DP) and by length
+# (Gale-Church, same recursion). Linear growth shows as ratios near 10 from
+# one size to the next. Each size runs 3 times; the table has the medians.
+#
+# Text: package-split train pairs (make-package-split.sh en-de), repeated to
+# 100k pairs, cut into one document per size with the issue's edits
+# (bench/align-gold.py --tsv), so the documents are real strings with
+# deletions and merges. The encoder is trained on the same train file.
+#
+# Usage: bench/align-scaling.sh [BUILD_DIR] [WORK_DIR]   (from the repository root)
+set -euo pipefail
+build=${1:-build/release}
+work=${2:-$(mktemp -d /tmp/align-scaling.XXXXXX)}
+bin=$(cd "$build" && pwd)/tools
+src=$(pwd)
+mkdir -p "$work"
+cd "$work"
+[ -s split/en-de.train.tsv ] || bash "$src/scripts/make-package-split.sh" split de >&2
+[ -s enc-de.st ] || "$bin/pc-embed" train -q -s en -t de -o enc-de.st split/en-de.train.tsv
+if [ ! -s big.tsv ]; then
+  { head -1 split/en-de.train.tsv; for i in 1 2 3 4 5; do tail -n +2 split/en-de.train.tsv; done; } | awk 'NR <= 100001' > big.tsv
+fi
+for n in 1000 10000 100000; do
+  [ -s doc-$n/pairs.jsonl ] || { awk -v n=$((n + 1)) 'NR <= n' big.tsv > t-$n.tsv &&
+    /usr/bin/python3 "$src/bench/align-gold.py" --tsv t-$n.tsv en de doc-$n --doc-size $n >&2; }
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+printf 'method\tsentences\tsrc_sents\ttime_s\tpeak_rss_mb\ttime_ratio\trss_ratio\n'
+for method in embedding length; do
+  args=(--method length)
+  [ $method = embedding ] && args=(--encoder enc-de.st)
+  prev_t="" prev_m=""
+  for n in 1000 10000 100000; do
+    sents=$(/usr/bin/python3 -c "import json; d=json.loads(open('doc-$n/pairs.jsonl').readline()); print(len(d['src_sentences']))")
+    : > runs
+    for r in 1 2 3; do
+      /usr/bin/time -f '%e %M' -o one "$bin/pc-align" -q -j1 "${args[@]}" doc-$n/pairs.jsonl -o out.tsv
+      cat one >> runs
+    done
+    t=$(cut -d' ' -f1 runs | median)
+    m=$(cut -d' ' -f2 runs | median | awk '{ printf "%.1f", $1 / 1024 }')
+    tr=- mr=-
+    [ -n "$prev_t" ] && tr=$(awk -v a=$t -v b=$prev_t 'BEGIN { printf "%.1f", a / b }') &&
+      mr=$(awk -v a=$m -v b=$prev_m 'BEGIN { printf "%.1f", a / b }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $method $n $sents $t $m $tr $mr
+    prev_t=$t prev_m=$m
+  done
+done
