@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "libcorpus/core/error.h"
 
@@ -72,7 +74,7 @@ std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, co
     throw corpus::ConfigError("the two directions' top-k lists are of different sentence sets");
   const auto fm = means(fwd), bm = means(bwd);
   const auto fb = best_of(fwd, fm, bm, opt.margin), bb = best_of(bwd, bm, fm, opt.margin);
-  uint64_t dropped = 0;
+  std::set<std::pair<uint64_t, uint64_t>> dropped;  // max lists a pair once per direction
   std::vector<MinedPair> all;
   if (opt.retrieval != Retrieval::kBwd)
     for (uint64_t i = 0; i < fwd.queries; ++i)
@@ -92,13 +94,13 @@ std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, co
   for (const auto& p : all) {
     if (opt.retrieval == Retrieval::kMax && (src_taken[p.src] || trg_taken[p.trg])) continue;
     if (same && same(p.src, p.trg)) {
-      ++dropped;
+      dropped.emplace(p.src, p.trg);
       continue;
     }
     if (opt.retrieval == Retrieval::kMax) src_taken[p.src] = trg_taken[p.trg] = true;
     if (!opt.threshold || p.score >= *opt.threshold) out.push_back(p);
   }
-  if (dropped_same) *dropped_same = dropped;
+  if (dropped_same) *dropped_same = dropped.size();
   return out;
 }
 

@@ -44,7 +44,7 @@ struct SelectOptions {
 // `fwd`: source rows' lists over the targets; `bwd`: target rows' over the
 // sources. `same(src, trg)` says the two sentences are the same text: such a
 // pair is never kept (nor, under max, does it take its sentences), and is
-// counted in *dropped_same. Output order: max by score (descending, ties in
+// counted (once per pair) in *dropped_same. Output order: max by score (descending, ties in
 // list order), fwd and intersect by source row, bwd by target row.
 std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
                                     const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same);
