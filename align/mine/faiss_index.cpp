@@ -185,7 +185,8 @@ KnnLists VectorIndex::search(std::span<const float> q, uint32_t k, uint64_t inde
     const uint64_t nb = std::min(kBatch, l.queries - b);
     lab.assign(nb * k, -1);
     try {
-      impl_->ix->search(static_cast<faiss::Index::idx_t>(nb), q.data() + b * dim_, k, l.sims.data() + b * k, lab.data());
+      impl_->ix->search(static_cast<faiss::Index::idx_t>(nb), q.data() + b * dim_, k, l.sims.data() + b * k,
+                        lab.data());
     } catch (const faiss::FaissException& e) {
       rethrow(e, fmt::format("searching index '{}'", factory_));
     }
@@ -235,7 +236,8 @@ VectorIndex VectorIndex::load(const std::string& path, const IndexOptions& opt, 
     throw corpus::Error("not a pc-mine index shard (no PCMINEIX header)", "give a file written by pc-mine index")
         .at(path);
   if (get<uint32_t>(s, 8) != 1)
-    throw corpus::Error(fmt::format("index shard version {}, this pc-mine reads version 1", get<uint32_t>(s, 8))).at(path);
+    throw corpus::Error(fmt::format("index shard version {}, this pc-mine reads version 1", get<uint32_t>(s, 8)))
+        .at(path);
   VectorIndex v;
   v.impl_ = std::make_unique<Impl>();
   v.opt_ = opt;

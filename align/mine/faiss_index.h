@@ -20,11 +20,11 @@
 namespace align::mine {
 
 struct IndexOptions {
-  std::string factory;         // FAISS index_factory string; "" = default_factory()
-  int nprobe = 16;             // IVF lists visited per query
-  int ef_search = 128;         // HNSW candidate list length at search time
-  uint64_t train_sample = 0;   // rows the index is trained on; 0 = auto (all, up to 262144)
-  uint64_t seed = 1;           // which rows are sampled
+  std::string factory;        // FAISS index_factory string; "" = default_factory()
+  int nprobe = 16;            // IVF lists visited per query
+  int ef_search = 128;        // HNSW candidate list length at search time
+  uint64_t train_sample = 0;  // rows the index is trained on; 0 = auto (all, up to 262144)
+  uint64_t seed = 1;          // which rows are sampled
   int threads = 1;
 };
 

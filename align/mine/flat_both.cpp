@@ -21,7 +21,8 @@ struct TopK {
   std::vector<float> sims;
   std::vector<int64_t> ids;
   TopK(uint64_t lists, uint32_t kk)
-      : k(kk), sims(lists * kk, -std::numeric_limits<float>::infinity()),
+      : k(kk),
+        sims(lists * kk, -std::numeric_limits<float>::infinity()),
         ids(lists * kk, std::numeric_limits<int64_t>::max()) {}
   static bool better(float v, int64_t id, float w, int64_t jd) { return v > w || (v == w && id < jd); }
   void offer(uint64_t list, float v, int64_t id) {
@@ -87,7 +88,8 @@ std::pair<KnnLists, KnnLists> flat_knn_both(const Side& x, const Side& y, uint32
   for (const TopK& t : cols)
     for (uint64_t j = 0; j < ny; ++j)
       for (uint32_t s = 0; s < ky; ++s)
-        if (t.ids[j * ky + s] != std::numeric_limits<int64_t>::max()) merged.offer(j, t.sims[j * ky + s], t.ids[j * ky + s]);
+        if (t.ids[j * ky + s] != std::numeric_limits<int64_t>::max())
+          merged.offer(j, t.sims[j * ky + s], t.ids[j * ky + s]);
   return {rows.lists(ny), merged.lists(nx)};
 }
 

@@ -62,7 +62,8 @@ KnnLists rerank(const KnnLists& in, std::span<const float> queries, std::span<co
       c.emplace_back(cosine(queries.subspan(q * dim, dim), indexed.subspan(static_cast<size_t>(id) * dim, dim)), id);
     }
     std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    c.erase(std::unique(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.second == b.second; }), c.end());
+    c.erase(std::unique(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
+            c.end());
     std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });

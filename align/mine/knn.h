@@ -20,10 +20,10 @@ namespace align::mine {
 
 struct KnnLists {
   uint64_t queries = 0;
-  uint32_t k = 0;          // slots per query
-  uint64_t indexed = 0;    // rows of the indexed side (all shards)
-  std::vector<int64_t> ids;   // queries × k, -1 for an empty slot
-  std::vector<float> sims;    // queries × k
+  uint32_t k = 0;            // slots per query
+  uint64_t indexed = 0;      // rows of the indexed side (all shards)
+  std::vector<int64_t> ids;  // queries × k, -1 for an empty slot
+  std::vector<float> sims;   // queries × k
   int64_t id(uint64_t q, uint32_t j) const { return ids[q * k + j]; }
   float sim(uint64_t q, uint32_t j) const { return sims[q * k + j]; }
   // Filled slots of query q (filled slots come first).

@@ -24,9 +24,12 @@ std::vector<double> means(const KnnLists& l) {
 
 double margin(Margin m, double c, double avg) {
   switch (m) {
-    case Margin::kAbsolute: return c;
-    case Margin::kDistance: return c - avg;
-    case Margin::kRatio: break;
+    case Margin::kAbsolute:
+      return c;
+    case Margin::kDistance:
+      return c - avg;
+    case Margin::kRatio:
+      break;
   }
   return c / avg;
 }

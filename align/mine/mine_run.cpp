@@ -14,9 +14,9 @@ namespace {
 
 void check_dims(const Side& a, const Side& b) {
   if (a.dim != b.dim)
-    throw corpus::ConfigError(fmt::format("{}-dimensional vectors for {} but {}-dimensional for {}", a.dim, a.name,
-                                          b.dim, b.name),
-                              "encode both sides with the same encoder");
+    throw corpus::ConfigError(
+        fmt::format("{}-dimensional vectors for {} but {}-dimensional for {}", a.dim, a.name, b.dim, b.name),
+        "encode both sides with the same encoder");
 }
 
 std::vector<float> gather(const Side& s, const std::vector<uint64_t>& rows) {
@@ -150,9 +150,9 @@ KnnLists search_shard(const Side& queries, const std::string& shard_path, uint32
   VectorIndex::ShardInfo info;
   const VectorIndex ix = VectorIndex::load(shard_path, opt, &info);
   if (ix.dim() != queries.dim)
-    throw corpus::ConfigError(fmt::format("{}-dimensional queries for an index of {}-dimensional vectors",
-                                          queries.dim, ix.dim()),
-                              "search with vectors of the encoder that made the index")
+    throw corpus::ConfigError(
+        fmt::format("{}-dimensional queries for an index of {}-dimensional vectors", queries.dim, ix.dim()),
+        "search with vectors of the encoder that made the index")
         .at(shard_path);
   return ix.search(queries.vectors, k_for(k, info.total_rows), info.total_rows);
 }
@@ -165,11 +165,11 @@ MineCounts score_shards(const Side& src, const Side& trg, const std::vector<std:
     for (const auto& f : files) {
       parts.push_back(read_knn(f));
       if (parts.back().queries != q.rows() || parts.back().indexed != base.rows())
-        throw corpus::ConfigError(fmt::format("lists of {} queries over {} rows, but {} has {} distinct sentences "
-                                              "and {} has {}",
-                                              parts.back().queries, parts.back().indexed, q.name, q.rows(), base.name,
-                                              base.rows()),
-                                  "give the lists searched with these sentences, fwd (source queries) before bwd")
+        throw corpus::ConfigError(
+            fmt::format("lists of {} queries over {} rows, but {} has {} distinct sentences "
+                        "and {} has {}",
+                        parts.back().queries, parts.back().indexed, q.name, q.rows(), base.name, base.rows()),
+            "give the lists searched with these sentences, fwd (source queries) before bwd")
             .at(f);
     }
     return rerank(concat(parts, files), q.vectors, base.vectors, base.dim, k_for(opt.search_k(), base.rows()));

@@ -31,8 +31,8 @@ struct MineOptions {
 };
 
 struct MineCounts {
-  uint64_t pairs = 0;           // rows written
-  uint64_t dropped_same = 0;    // best pairs whose two sentences are the same text
+  uint64_t pairs = 0;                // rows written
+  uint64_t dropped_same = 0;         // best pairs whose two sentences are the same text
   std::string src_index, trg_index;  // the factory strings used
 };
 

@@ -63,9 +63,9 @@ Side read_side(const std::string& text_path, const std::string& npy_path, const 
   std::vector<uint64_t> keep;
   read_texts(s, text_path, opt, [&](uint64_t i) { keep.push_back(i); });
   if (m.rows != s.lines_read)
-    throw corpus::ConfigError(fmt::format("{} has {} rows but {} has {} lines", npy_path, m.rows, text_path,
-                                          s.lines_read),
-                              "give the .npy that pc-embed encode wrote for these sentences (row i = line i)");
+    throw corpus::ConfigError(
+        fmt::format("{} has {} rows but {} has {} lines", npy_path, m.rows, text_path, s.lines_read),
+        "give the .npy that pc-embed encode wrote for these sentences (row i = line i)");
   if (m.dim == 0) throw corpus::Error("the vectors have no dimensions").at(npy_path);
   s.vectors.resize(keep.size() * s.dim);
   for (size_t r = 0; r < keep.size(); ++r) {

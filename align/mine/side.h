@@ -16,10 +16,10 @@
 namespace align::mine {
 
 struct Side {
-  std::string name;                 // the sentence file, for messages
-  std::vector<std::string> texts;   // distinct non-empty sentences, first-occurrence order
-  std::vector<uint64_t> lines;      // 1-based line of each one's first occurrence
-  std::vector<float> vectors;       // texts.size() × dim, L2-normalised
+  std::string name;                // the sentence file, for messages
+  std::vector<std::string> texts;  // distinct non-empty sentences, first-occurrence order
+  std::vector<uint64_t> lines;     // 1-based line of each one's first occurrence
+  std::vector<float> vectors;      // texts.size() × dim, L2-normalised
   size_t dim = 0;
   uint64_t lines_read = 0, empty = 0, duplicates = 0;
   uint64_t rows() const { return texts.size(); }

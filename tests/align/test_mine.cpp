@@ -203,7 +203,6 @@ TEST_CASE("mine: one product for both directions gives FAISS Flat's lists") {
     CAPTURE(k);
     const auto both = flat_knn_both(src, trg, k, k);
     CHECK(rerank(both.first, src.vectors, trg.vectors, trg.dim, k).ids == search_single(src, trg, k, io, nullptr).ids);
-    CHECK(rerank(both.second, trg.vectors, src.vectors, src.dim, k).ids ==
-          search_single(trg, src, k, io, nullptr).ids);
+    CHECK(rerank(both.second, trg.vectors, src.vectors, src.dim, k).ids == search_single(trg, src, k, io, nullptr).ids);
   }
 }
