@@ -307,6 +307,8 @@ class Estimator {
            optgroup_ = intern("optgroup"), ruby_ = intern("ruby"), rb_ = intern("rb"), rp_ = intern("rp"),
            rt_ = intern("rt"), rtc_ = intern("rtc"), select_ = intern("select"),
            input_ = known("input"), keygen_ = known("keygen"), textarea_ = known("textarea"), form_ = known("form"), ul_ = known("ul"), ol_ = known("ol");
+  uint32_t applet_ = known("applet"), marquee_ = known("marquee"), object_ = known("object"), xmp_ = known("xmp"),
+           script_ = known("script");
   // Elements of svg and math whose content is HTML again.
   uint32_t integration_[9] = {foreign_id("foreignobject"), foreign_id("desc"),  foreign_id("title"),
                               foreign_id("mi"),            foreign_id("mo"),    foreign_id("mn"),
@@ -449,8 +451,8 @@ void Estimator::start_tag(uint32_t id, std::string_view attrs, bool self_closing
     return;
   }
   // Text-level start tags reopen the formatting elements a block closed.
-  const bool reopens = (!(f & (kSpecial | kIgnored)) && !no_reopen(id)) || id == known("applet") ||
-                       id == known("marquee") || id == known("object") || id == button_ || id == known("xmp");
+  const bool reopens = (!(f & (kSpecial | kIgnored)) && !no_reopen(id)) || id == applet_ ||
+                       id == marquee_ || id == object_ || id == button_ || id == xmp_;
   if (in_select()) {  // in a select the tree builder drops most tags
     if (id == select_ || id == input_ || id == keygen_ || id == textarea_ ||
         ((id == table_ || ((f & kTablePart) && id != colgroup_)) && select_in_table())) {  // a table tag ends a select in a table
@@ -459,7 +461,7 @@ void Estimator::start_tag(uint32_t id, std::string_view attrs, bool self_closing
     } else {
       if ((id == option_ || id == optgroup_) && stack_.back().id == option_) pop_to(stack_.size() - 1);
       if (id == optgroup_ && stack_.back().id == optgroup_) pop_to(stack_.size() - 1);
-      if (id == option_ || id == optgroup_ || id == template_ || id == known("script")) push(id, 0, false);
+      if (id == option_ || id == optgroup_ || id == template_ || id == script_) push(id, 0, false);
       return;  // anything else is dropped
     }
   }
