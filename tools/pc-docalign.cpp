@@ -72,6 +72,9 @@ int main(int argc, char** argv) {
     const bool embed = o.content == "embed" || (o.content == "auto" && !o.encoder.empty());
     if (o.method != "url" && embed && o.encoder.empty())
       throw cli::UsageError("--content embed needs --encoder MODEL");
+    if (o.method != "url" && ((embed && !o.ibm1.empty()) || (!embed && !o.encoder.empty())))
+      ctx.warn(embed ? "--ibm1 is not used: content matching is by --encoder (--content embed)"
+                     : "--encoder is not used: content matching is --content tfidf");
     if (o.method == "content" && !embed && o.ibm1.empty())
       ctx.info("no --ibm1 model: content matching compares the words the documents share, untranslated");
 

@@ -106,3 +106,32 @@ TEST_CASE("docalign url: given languages beyond ISO 639-1, and the ISO list off"
   CHECK_FALSE(UrlKeyer({}).is_marker("zh-Hant-TW-x"));
   CHECK_FALSE(UrlKeyer({}).is_marker(""));
 }
+
+TEST_CASE("docalign url: odd and hostile URLs give a key without failing") {
+  const UrlKeyer k({"en", "fr"});
+  const struct {
+    const char* url;
+    const char* key;
+  } rows[] = {
+      {"", "/"},
+      {"://", "/"},
+      {"http://", "/"},
+      {"http://h", "h/"},
+      {"?lang=fr", "/"},
+      {"#fr", "/"},
+      {"http://[::1]:8080/fr/x", "[::1]:8080/x"},  // an IPv6 literal is no subdomain
+      {"http://a.b.c/../fr/./x", "a.b.c/.././x"},  // dot segments kept as written
+      {"http://h/a//b", "h/a//b"},
+      {"http://h/x?&&lang=fr&&y=1", "h/x?y=1"},
+      {"http://h/.fr", "h/.fr"},  // the first dot part is the stem, even when empty
+      {"http://h/fr.", "h/fr."},
+      {"http://h/_fr.html", "h/_fr.html"},  // a suffix needs a stem before it
+  };
+  for (const auto& r : rows) {
+    const std::string url = r.url;
+    CAPTURE(url);
+    CHECK(k.key(r.url) == r.key);
+  }
+  const std::string long_url = "http://h/" + std::string(100000, 'a') + "/fr/" + std::string(100000, '.');
+  CHECK(k.key(long_url).size() == long_url.size() - 7 - 3);
+}

@@ -27,6 +27,7 @@ presplit-used-as-is	0	empty	!split here	pc-ingest -q $SAMPLES/site | pc-split -q
 two-files-equal-mixed	0	empty	empty	pc-ingest -q $SAMPLES/site > d.jsonl && grep -F '"lang":"en"' d.jsonl > en.jsonl && grep -F '"lang":"es"' d.jsonl > es.jsonl && pc-docalign -q -s en -t es en.jsonl es.jsonl > a && pc-docalign -q -s en -t es d.jsonl > b && cmp a b && [ $(wc -l < a) = 13 ]
 threads-identical	0	empty	empty	pc-ingest -q $SAMPLES/site > d.jsonl && pc-ibm1 train -q -s en -t de -o m.st $SAMPLES/bitext/en-de.tsv && pc-embed train -q -s en -t de --buckets 256 --char-buckets 128 -o e.st $SAMPLES/bitext/en-de.tsv && for m in "--ibm1 m.st" "--encoder e.st" ""; do pc-docalign -q -j1 -s en -t de --method content --threshold 0 $m d.jsonl > a && pc-docalign -q -j2 -s en -t de --method content --threshold 0 $m d.jsonl > b && cmp a b && [ -s a ] || exit 1; done
 ibm1-wrong-direction	2	empty	~m.st: the IBM1 model translates en -> fr, not fr -> en — train one with pc-ibm1 train -s fr -t en	pc-ibm1 train -q -s en -t fr -o m.st $SAMPLES/bitext/en-fr.tsv && pc-ingest -q $SAMPLES/site | pc-docalign -s fr -t en --ibm1 m.st
+unused-model-warned	0	-	~--encoder is not used: content matching is --content tfidf	pc-ingest -q $SAMPLES/site | pc-docalign -s en -t fr --content tfidf --encoder not-opened.st > p && [ $(wc -l < p) = 13 ]
 compressed-output-to-file	0	empty	-	pc-ingest -q $SAMPLES/site | pc-docalign -q -s en -t ja -o p.jsonl.gz && [ $(zcat p.jsonl.gz | wc -l) = 13 ]
 
 # --- bad input: a clear error with the line, or a count; nothing half-written ---
