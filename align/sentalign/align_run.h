@@ -45,7 +45,7 @@ struct AlignRunOptions {
   LengthOptions len;
   bool skip_bad = false;
   size_t max_line = 0;            // 0: no limit
-  size_t batch_bytes = 64 << 10;  // pairs of small documents share a batch
+  size_t batch_bytes = 8 << 10;  // a batch is a few small pairs or one large one
 };
 
 struct AlignRunCounts {
