@@ -11,8 +11,12 @@
 #   pass_cost this row's decode ms per pass / greedy's: what a B-row pass
 #             costs against a one-row pass (-j1 rows only; at -j2 sentences
 #             overlap and the sums are not wall time)
-# Usage: [BLOCKS="2 4 8"] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
-#   (run from the repository root; TEXT is one sentence a line)
+#   cand      --candidates: chains of guesses verified in one pass (a tree of
+#             1 + cand*(block-1) rows; rows over 16 are left out)
+# Usage: [BLOCKS="2 4 8"] [CANDIDATES="1 3"] [MODES="jacobi gs-jacobi hybrid"]
+#        [DRAFTS="pad copy ngram"] [IBM1=MODEL] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
+#   (run from the repository root; TEXT is one sentence a line; IBM1 adds the
+#   ibm1 draft and passes --ibm1 to every row)
 set -euo pipefail
 model=$1
 text=$2
@@ -23,12 +27,20 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pc-bench-jacobi.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 
-configs="greedy:pad:1"
-for mode in jacobi gs-jacobi hybrid; do
-  for draft in pad copy ngram; do
-    for block in ${BLOCKS:-2 4 8}; do configs="$configs $mode:$draft:$block"; done
+configs="greedy:pad:1:1"
+drafts=${DRAFTS:-pad copy ngram}
+[ -n "${IBM1:-}" ] && drafts="$drafts ibm1"
+for mode in ${MODES:-jacobi gs-jacobi hybrid}; do
+  for draft in $drafts; do
+    for block in ${BLOCKS:-2 4 8}; do
+      for cand in ${CANDIDATES:-1}; do
+        [ $((1 + cand * (block - 1))) -le 16 ] && configs="$configs $mode:$draft:$block:$cand"
+      done
+    done
   done
 done
+ibm1_opt=()
+[ -n "${IBM1:-}" ] && ibm1_opt=(--ibm1 "$IBM1")
 # --draft copy needs one vocabulary: leave it out for a model with two.
 if "$bin" translate -q -m "$model" --decode jacobi --draft copy </dev/null 2>/dev/null; then :; else
   configs=$(tr ' ' '\n' <<<"$configs" | grep -v ':copy:' | tr '\n' ' ')
@@ -37,29 +49,29 @@ fi
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf 'threads\tmode\tdraft\tblock\twall_s\tspeedup\tdecode_ms\tpasses_per_token\ttokens_per_pass\tpass_cost\tidentical\n'
+printf 'threads\tmode\tdraft\tblock\tcand\twall_s\tspeedup\tdecode_ms\tpasses_per_token\ttokens_per_pass\tpass_cost\tidentical\n'
 for j in 1 2; do
   for r in $(seq "$repeat"); do
     for c in $configs; do
-      IFS=: read -r mode draft block <<<"$c"
+      IFS=: read -r mode draft block cand <<<"$c"
       t0=$(now)
       "$bin" translate -q -j "$j" --batch-size 1 -m "$model" --decode "$mode" --draft "$draft" --block "$block" \
-        --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
+        --candidates "$cand" "${ibm1_opt[@]}" --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
       echo "$(now) - $t0" | bc -l >> "$tmp/$c.$j.wall"
     done
   done
-  g_wall=$(median < "$tmp/greedy:pad:1.$j.wall")
-  g_ms_per_pass=$(awk -F'\t' 'NR > 1 { ms += $5; p += $2 } END { print ms / p }' "$tmp/greedy:pad:1.$j.stats")
+  g_wall=$(median < "$tmp/greedy:pad:1:1.$j.wall")
+  g_ms_per_pass=$(awk -F'\t' 'NR > 1 { ms += $5; p += $2 } END { print ms / p }' "$tmp/greedy:pad:1:1.$j.stats")
   for c in $configs; do
-    IFS=: read -r mode draft block <<<"$c"
-    cmp -s "$tmp/$c.$j.out" "$tmp/greedy:pad:1.$j.out" && same=yes || { echo "$c -j$j: output differs from greedy" >&2; exit 1; }
+    IFS=: read -r mode draft block cand <<<"$c"
+    cmp -s "$tmp/$c.$j.out" "$tmp/greedy:pad:1:1.$j.out" && same=yes || { echo "$c -j$j: output differs from greedy" >&2; exit 1; }
     wall=$(median < "$tmp/$c.$j.wall")
-    awk -F'\t' -v j="$j" -v mode="$mode" -v draft="$draft" -v block="$block" -v wall="$wall" -v gw="$g_wall" \
+    awk -F'\t' -v j="$j" -v mode="$mode" -v draft="$draft" -v block="$block" -v cand="$cand" -v wall="$wall" -v gw="$g_wall" \
       -v gmp="$g_ms_per_pass" -v same="$same" '
       NR > 1 { ms += $5; p += $2; t += $3 }
       END {
         cost = (j == 1) ? sprintf("%.3f", (ms / p) / gmp) : "-"
-        printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.3f\t%s\t%s\n", j, mode, draft, block, wall, gw / wall, ms, p / t, t / p, cost, same
+        printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.3f\t%s\t%s\n", j, mode, draft, block, cand, wall, gw / wall, ms, p / t, t / p, cost, same
       }' "$tmp/$c.$j.stats"
   done
 done
