@@ -10,6 +10,7 @@
 # run for whatever else was scheduled).
 #
 #   bench/mine-scale.sh [BIN [N [REPS]]]   (default: build/release/tools 100000 1)
+# Environment: THREADS (default "1 2"), INDEXES (pc-mine's; default "Flat default").
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/release/tools}
@@ -41,9 +42,9 @@ timed() {  # threads tool index rep command...
     "$(($(wc -l < "$W/out") - 1))"
 }
 for rep in $(seq "$REPS"); do
-  for j in 1 2; do
+  for j in ${THREADS:-1 2}; do
     timed $j reference Flat $rep sh -c "/usr/bin/python3 $ROOT/bench/mine-reference.py $W/x.txt $W/y.txt $W/x.npy $W/y.npy $W/out $j && sed -i '1i header' $W/out"
-    for ix in Flat default; do
+    for ix in ${INDEXES:-Flat default}; do
       opt=()
       [ "$ix" = default ] || opt=(--index "$ix")
       timed $j pc-mine $ix $rep "$BIN/pc-mine" mine -q -j$j "${opt[@]}" --src "$W/x.txt" --trg "$W/y.txt" \
@@ -59,9 +60,9 @@ for n, j, tool, ix, rep, s, cpu, rss, pairs in rows:
     t.setdefault((j, tool, ix), []).append(float(s))
     c.setdefault((j, tool, ix), []).append(float(cpu))
 med = lambda d, key: statistics.median(d[key])
-for j in ("1", "2"):
+for j in sorted({k[0] for k in t}):
     rt, rc = med(t, (j, "reference", "Flat")), med(c, (j, "reference", "Flat"))
-    for ix in ("Flat", "default"):
+    for ix in sorted({k[2] for k in t if k[0] == j and k[1] == "pc-mine"}):
         mt, mc = med(t, (j, "pc-mine", ix)), med(c, (j, "pc-mine", ix))
         print(f"# threads {j}: reference {rt:.1f} s ({rc:.1f} s CPU), pc-mine {ix} {mt:.1f} s ({mc:.1f} s CPU): "
               f"wall {rt / mt:.2f}x, CPU {rc / mc:.2f}x")

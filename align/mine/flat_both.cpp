@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace align::mine {
@@ -24,6 +25,7 @@ struct TopK {
       : k(kk),
         sims(lists * kk, -std::numeric_limits<float>::infinity()),
         ids(lists * kk, std::numeric_limits<int64_t>::max()) {}
+  float worst(uint64_t list) const { return sims[list * k + k - 1]; }
   static bool better(float v, int64_t id, float w, int64_t jd) { return v > w || (v == w && id < jd); }
   void offer(uint64_t list, float v, int64_t id) {
     float* s = sims.data() + list * k;
@@ -61,23 +63,47 @@ std::pair<KnnLists, KnnLists> flat_knn_both(const Side& x, const Side& y, uint32
   const auto d = static_cast<int>(x.dim);
   TopK rows(nx, kx);
   oneapi::tbb::enumerable_thread_specific<TopK> cols([&] { return TopK(ny, ky); });
+  oneapi::tbb::enumerable_thread_specific<std::vector<float>> worsts;
   // Each product on one thread: the tasks are the parallelism.
   openblas_set_num_threads(1);
   const uint64_t blocks = (nx + kRows - 1) / kRows;
   oneapi::tbb::parallel_for(uint64_t{0}, blocks, [&](uint64_t b) {
     const uint64_t i0 = b * kRows, ni = std::min(kRows, nx - i0);
-    std::vector<float> c(ni * kCols);
+    // sgemm overwrites it (beta 0): no need to zero it.
+    const std::unique_ptr<float[]> block(new float[ni * kCols]);
+    float* const c = block.get();
     TopK& col = cols.local();
+    // This thread's columns' k-th best cosines, contiguous for the test below.
+    std::vector<float>& col_worst = worsts.local();
+    if (col_worst.empty()) col_worst.assign(ny, -std::numeric_limits<float>::infinity());
     for (uint64_t j0 = 0; j0 < ny; j0 += kCols) {
       const uint64_t nj = std::min(kCols, ny - j0);
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(ni), static_cast<int>(nj), d, 1.0f,
-                  x.vectors.data() + i0 * x.dim, d, y.vectors.data() + j0 * y.dim, d, 0.0f, c.data(),
+                  x.vectors.data() + i0 * x.dim, d, y.vectors.data() + j0 * y.dim, d, 0.0f, c,
                   static_cast<int>(nj));
+      // Almost every cosine beats neither its row's k-th best nor its
+      // column's: a branch-free test over 16 at a time (which the compiler
+      // vectorises) skips them, and only the rare hit takes the insertion.
+      float* cw = col_worst.data() + j0;
       for (uint64_t i = 0; i < ni; ++i) {
-        const float* r = c.data() + i * nj;
-        for (uint64_t j = 0; j < nj; ++j) {
-          rows.offer(i0 + i, r[j], static_cast<int64_t>(j0 + j));
-          col.offer(j0 + j, r[j], static_cast<int64_t>(i0 + i));
+        const float* r = c + i * nj;
+        const uint64_t row = i0 + i;
+        float rw = rows.worst(row);
+        for (uint64_t jb = 0; jb < nj; jb += 16) {
+          const uint64_t je = std::min(nj, jb + 16);
+          int hit = 0;
+          for (uint64_t j = jb; j < je; ++j) hit |= (r[j] >= rw) | (r[j] >= cw[j]);
+          if (!hit) continue;
+          for (uint64_t j = jb; j < je; ++j) {
+            if (r[j] >= rw) {
+              rows.offer(row, r[j], static_cast<int64_t>(j0 + j));
+              rw = rows.worst(row);
+            }
+            if (r[j] >= cw[j]) {
+              col.offer(j0 + j, r[j], static_cast<int64_t>(row));
+              cw[j] = col.worst(j0 + j);
+            }
+          }
         }
       }
     }
