@@ -14,8 +14,16 @@
 #      copying the source;
 #   6. pc-embed: a small lexical encoder trained on each en-XX sample bitext
 #      (de, es, fr) encodes the split sentences of the English and the XX
-#      documents to .npy.
-# Later stages (mine, align, NMT) join as they land.
+#      documents to .npy;
+#   7. pc-mine: those vectors mined for translation pairs (FAISS, ratio
+#      margin), en-XX bitext with scores;
+#   8. pc-docalign pairs the English chapters with the XX ones (by URL, then
+#      content), pc-align aligns their sentences with the same encoder, and
+#      the aligned bitext goes to TMX;
+#   9. pc-nmt: a tiny model trained for a minute on en-fr sample pairs
+#      translates 40 held-out sentences with greedy decoding and with
+#      parallel decoding (jacobi, ngram drafts, 3 candidates): both timings,
+#      and whether the outputs are identical (they must be).
 BIN ?= build/release/tools
 OUT ?= out/sample
 SAMPLES := data/samples/bitext
@@ -30,11 +38,18 @@ SITE_FILES := $(shell find $(SITE) -type f)
 
 EMBED_LANGS := de es fr
 
-all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt $(EMBED_LANGS:%=$(OUT)/embed/en-%.done)
+all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt $(EMBED_LANGS:%=$(OUT)/embed/en-%.done) \
+     $(EMBED_LANGS:%=$(OUT)/mine/en-%.tsv) $(EMBED_LANGS:%=$(OUT)/aligned/en-%.tmx.gz) $(OUT)/nmt/decode.txt
 	@echo "pipeline: site -> $(OUT)/site.warc.gz -> $(OUT)/docs/*.jsonl -> $(OUT)/sents/*.jsonl;" \
 	  "$(words $(PAIRS)) language pairs -> $(OUT)/clean/*.tsv -> $(OUT)/*.tmx.gz; IBM1 translation scores in" \
-	  "$(OUT)/ibm1-scores.txt; sentence vectors in $(OUT)/embed/*.npy (provenance in *.meta.json)"
+	  "$(OUT)/ibm1-scores.txt; sentence vectors in $(OUT)/embed/*.npy; mined pairs in $(OUT)/mine/*.tsv;" \
+	  "document pairs in $(OUT)/docpairs/*.jsonl, aligned sentences in $(OUT)/aligned/*.tsv and *.tmx.gz" \
+	  "(provenance in *.meta.json)"
 	@cat $(OUT)/ibm1-scores.txt
+	@for l in $(EMBED_LANGS); do printf 'en-%s: %s mined pairs, %s document pairs, %s aligned pairs\n' $$l \
+	  $$(($$(wc -l < $(OUT)/mine/en-$$l.tsv) - 1)) $$(wc -l < $(OUT)/docpairs/en-$$l.jsonl) \
+	  $$(($$(wc -l < $(OUT)/aligned/en-$$l.tsv) - 1)); done
+	@cat $(OUT)/nmt/decode.txt
 
 $(OUT):
 	mkdir -p $@
@@ -120,3 +135,43 @@ check: $(PAIRS:%=$(OUT)/%.checked)
 
 clean:
 	rm -rf $(OUT)
+
+# Mining the split sentences of both languages with their vectors.
+$(OUT)/mine/en-%.tsv: $(OUT)/embed/en-%.done
+	mkdir -p $(OUT)/mine
+	$(BIN)/pc-mine mine --no-progress --src $(OUT)/embed/en.txt --trg $(OUT)/embed/$*.txt \
+	  --src-npy $(OUT)/embed/en-$*.en.npy --trg-npy $(OUT)/embed/en-$*.$*.npy \
+	  --threshold 1.1 -o $@ --meta $@.meta.json
+
+# Chapters paired across languages, their sentences aligned, then TMX.
+$(OUT)/docpairs/en-%.jsonl: $(OUT)/sents/.done
+	mkdir -p $(OUT)/docpairs
+	$(BIN)/pc-docalign --no-progress -s en -t $* $(OUT)/sents/en.jsonl $(OUT)/sents/$*.jsonl -o $@ --meta $@.meta.json
+
+$(OUT)/aligned/en-%.tsv: $(OUT)/docpairs/en-%.jsonl $(OUT)/embed/en-%.safetensors
+	mkdir -p $(OUT)/aligned
+	$(BIN)/pc-align --no-progress --encoder $(OUT)/embed/en-$*.safetensors $< -o $@ --meta $@.meta.json
+
+$(OUT)/aligned/en-%.tmx.gz: $(OUT)/aligned/en-%.tsv
+	$(BIN)/pc-tmx --no-progress -s en -t $* $< -o $@ --meta $@.meta.json
+
+# A tiny NMT model (a minute of training on the first 2500 en-fr pairs), then
+# 40 of the held-out sources translated by greedy decoding and by parallel
+# decoding, which must give the same output.
+$(OUT)/nmt/tiny.safetensors: $(SAMPLES)/en-fr.tsv | $(OUT)
+	mkdir -p $(OUT)/nmt
+	head -n 2501 $< > $(OUT)/nmt/train.tsv
+	tail -n +2502 $< | cut -f1 | head -n 40 > $(OUT)/nmt/test.en
+	$(BIN)/pc-nmt train --no-progress -q --arch tiny --vocab-size 2000 --batch-tokens 2048 --warmup 100 \
+	  --max-time 60 -o $@ --meta $@.meta.json $(OUT)/nmt/train.tsv
+
+$(OUT)/nmt/decode.txt: $(OUT)/nmt/tiny.safetensors
+	for m in "greedy:--batch-size 1" "parallel:--decode jacobi --block 4 --draft ngram --candidates 3"; do \
+	  start=$$(date +%s.%N); \
+	  $(BIN)/pc-nmt translate -q -j 1 -m $< $${m#*:} $(OUT)/nmt/test.en -o $(OUT)/nmt/test.$${m%%:*}.fr --stats $(OUT)/nmt/$${m%%:*}.stats; \
+	  echo "$${m%%:*} $$(date +%s.%N) $$start" >> $@.tmp; \
+	done
+	awk '{ printf "pc-nmt translate, 40 held-out en-fr sentences, %s: %.2f s\n", $$1, $$2 - $$3 }' $@.tmp > $@; rm -f $@.tmp
+	cmp -s $(OUT)/nmt/test.greedy.fr $(OUT)/nmt/test.parallel.fr && echo "parallel decoding output identical to greedy: yes" >> $@ \
+	  || { echo "parallel decoding output differs from greedy" >&2; exit 1; }
+	awk -F'\t' 'NR > 1 { p += $$2; t += $$3 } END { printf "parallel decoding: %.2f tokens a pass\n", t / p }' $(OUT)/nmt/parallel.stats >> $@
