@@ -88,16 +88,15 @@ int main(int argc, char** argv) {
 
     align::DocSide src{c.src_lang, {}}, trg{c.trg_lang, {}};
     align::DocReader reader(c.skip_bad, c.max_line);
-    auto open = [&](const std::string& f) {
-      ctx.note_input(f);
-      if (f == "-") ctx.check_stdin_not_terminal(kUsage);
-      return open_input(f);
-    };
     if (c.inputs.size() == 2) {
-      reader.read_side(open(c.inputs[0]), src);
-      reader.read_side(open(c.inputs[1]), trg);
+      for (size_t side = 0; side < 2; ++side) {
+        const std::string& f = c.inputs[side];
+        ctx.note_input(f);
+        if (f == "-") ctx.check_stdin_not_terminal(kUsage);
+        reader.read_side(open_input(f), side ? trg : src);
+      }
     } else {
-      reader.read_mixed(open(ctx.single_input(c.inputs, kUsage)), src, trg);
+      reader.read_mixed(open_input(ctx.single_input(c.inputs, kUsage)), src, trg);  // single_input records it
     }
     const align::DocReadCounts& rn = reader.counts();
     for (size_t side = 0; side < 2; ++side) {
