@@ -129,8 +129,8 @@ std::string show(const std::vector<Bead>& beads) {
 }
 
 std::vector<Bead> align_doc(const Doc& d, Gen& g, const std::vector<std::vector<float>>& meaning,
-                            VecalignOptions opt = {}) {
-  const OverlapVectors s = overlaps(d.src, meaning, 0.3, g), t = overlaps(d.trg, meaning, 0.3, g);
+                            VecalignOptions opt = {}, double noise = 0.3) {
+  const OverlapVectors s = overlaps(d.src, meaning, noise, g), t = overlaps(d.trg, meaning, noise, g);
   return align_vectors(s, t, opt).beads;
 }
 
@@ -232,6 +232,30 @@ TEST_CASE("sentalign: the length term keeps a faint untranslated sentence out of
   t.lengths = lt;
   const auto b = align_vectors(s, t, with).beads;
   CHECK(show(b).find("3+1:3+0") != std::string::npos);  // deleted: right
+}
+
+TEST_CASE("sentalign: the calibrated penalty follows the encoder's quality, a fixed one does not") {
+  // The same 200-bead document with 40 edits seen through a good encoder
+  // (translations close to their source) and a poor one (noisy). fixed:0.2
+  // is right for the good one and turns most true pairs of the poor one into
+  // deletions; Vecalign's percentile:0.2 merges untranslated sentences into
+  // neighbours with both; the calibrated penalty gets both (nearly) right.
+  std::vector<std::vector<float>> meaning;
+  Gen g{19};
+  const Doc d = make_doc(200, 5, g, meaning);
+  const auto errors = [&](const char* spec, double noise) {
+    VecalignOptions o;
+    o.deletion = DeletionPenalty::parse(spec);
+    Gen h{20};
+    return wrong(align_doc(d, h, meaning, o, noise), d.gold);
+  };
+  for (const double noise : {0.3, 0.8}) {
+    CAPTURE(noise);
+    CHECK(errors("auto", noise) <= 3);
+    CHECK(errors("percentile:0.2", noise) >= errors("auto", noise) + 10);
+  }
+  CHECK(errors("fixed:0.2", 0.3) == 0);
+  CHECK(errors("fixed:0.2", 0.8) > 50);
 }
 
 TEST_CASE("sentalign: the deletion penalty modes") {
