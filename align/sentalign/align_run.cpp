@@ -68,7 +68,7 @@ void format_pair(const DocPair& p, const PairAlignment& a, AlignFormat f, std::s
   ++n.pairs;
   n.src_sentences += p.src_sentences.size();
   n.trg_sentences += p.trg_sentences.size();
-  n.empty_side += p.src_sentences.empty() != p.trg_sentences.empty();
+  n.empty_side += p.src_sentences.empty() || p.trg_sentences.empty();
   for (size_t k = 0; k < a.beads.size(); ++k) {
     const Bead& b = a.beads[k];
     if (!b.sl || !b.tl) {

@@ -31,6 +31,7 @@ threads-identical	0	empty	empty	pc-embed train -q --buckets 64 --lsa-dim 16 --ch
 empty-input	0	~^src_url\ttrg_url\tsrc_text\ttrg_text\talign_score$	~0 document pairs	pc-align /dev/null
 empty-side	0	~^\[\]:\[1\]:0\.000000$	~1 pairs with an empty side	pc-embed train -q --buckets 64 --lsa-dim 16 --char-buckets 32 -o m.st $SAMPLES/bitext/en-de.tsv && printf '{"src_sentences": [], "trg_sentences": ["Hallo", "Welt"]}\n{"src_sentences": ["a b"], "trg_sentences": ["a b"]}\n' > p.jsonl && pc-align --encoder m.st --format vecalign p.jsonl
 empty-side-length	0	~^\[0\]:\[\]:0\.000000$	~1 pairs with an empty side	printf '{"src_sentences": ["Hello"], "trg_sentences": []}\n' > p.jsonl && pc-align --format vecalign p.jsonl
+both-sides-empty	0	~^src_url\ttrg_url\tsrc_text\ttrg_text\talign_score$	~1 document pairs, 0 source sentences, 0 target sentences, 0 aligned beads, 0 source sentences deleted, 0 target sentences deleted, 1 pairs with an empty side	printf '{"src_sentences": [], "trg_sentences": []}\n' > p.jsonl && pc-align p.jsonl
 malformed-line	1	empty	~p\.jsonl:2: not valid JSON	head -1 $DATA/sentalign/pairs.jsonl > p.jsonl && echo '{"src_sentences": [' >> p.jsonl && pc-align p.jsonl -o out; r=$?; [ ! -e out ] || exit 97; exit $r
 missing-key	1	empty	~p\.jsonl:1: missing key "trg_sentences"	echo '{"src_sentences": ["a"]}' > p.jsonl && pc-align p.jsonl
 not-an-array	1	empty	~p\.jsonl:1: key "src_sentences" must be an array of strings	echo '{"src_sentences": "a", "trg_sentences": []}' > p.jsonl && pc-align p.jsonl
