@@ -35,6 +35,8 @@ void training_options(cli::App& t, Args& a) {
   t.choice("spm-type", "TYPE", &a.spm_type, {"unigram", "bpe"}, "SentencePiece model");
   t.option("spm-sentences", "N", &a.spm_sentences, "sentences sampled (seeded) to train SentencePiece").at_least(1);
   t.flag("separate-vocab", &a.separate_vocab, "one SentencePiece model per side (default: one joint model)");
+  t.flag("protect-placeholders", &a.protect_placeholders, "mask %s, {0}, <b>, &amp; ... as numbered symbols in "
+         "training and translation, so they come out unchanged");
   t.group("Architecture");
   t.choice("arch", "NAME", &a.arch, {"base", "small", "tiny"}, "preset (base: Marian transformer-base)");
   t.option("dim", "N", &a.dim, "model channels", "from --arch").range(0, 65536);

@@ -80,6 +80,8 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (ddg) ddg->commit();
   ctx.set_count("sentences", n.sentences);
   if (n.empty) ctx.set_count("empty", n.empty);
+  if (n.placeholder_lines) ctx.set_count("lines with placeholders", n.placeholder_lines);
+  if (n.placeholder_lines) ctx.set_count("placeholder mismatches", n.placeholder_mismatches);
   if (!stats) return;
   ctx.set_count("decoder passes", n.passes);
   ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,

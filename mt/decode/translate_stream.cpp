@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/placeholders.h"
 #include "libcorpus/core/utf8.h"
 #include "mt/decode/ddg_svg.h"
 #include "mt/model/tokenizers.h"
@@ -54,7 +55,11 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
   std::vector<int64_t> slot;                // each line of the chunk: its index in `chunk`, or -1 (no tokens)
   TranslateCounts n;
   std::vector<double> passes, per_pass, ms;
-  if (opt.stats) opt.stats->write("sentence\tpasses\ttokens\ttokens_per_pass\tms\n");
+  if (opt.stats) opt.stats->write("sentence\tpasses\ttokens\ttokens_per_pass\tms\tplaceholders\n");
+  // A model trained with --protect-placeholders has the symbols as pieces.
+  const std::string first_symbol = corpus::placeholder_symbol(1);
+  const bool protect = model.src.piece_id(first_symbol) >= 0 && model.trg.piece_id(first_symbol) >= 0;
+  std::vector<corpus::Masked> masks;  // with protect: each line of the chunk's
   if (opt.ddg && opt.parallel.mode == DecodeMode::kGreedy)
     throw corpus::ConfigError("the decoding dependency graph is drawn for a parallel mode",
                               "give --decode jacobi, gs-jacobi or hybrid with --ddg");
@@ -87,16 +92,26 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
       const uint64_t sentence = first + i;
       static const std::vector<Hypothesis> kEmpty{Hypothesis{}};
       const std::vector<Hypothesis>& hs = slot[i] < 0 ? kEmpty : hyps[static_cast<size_t>(slot[i])];
+      const corpus::Masked* mask = protect && !masks[i].values.empty() ? &masks[i] : nullptr;
+      bool mismatch = false;
+      auto text = [&](const Hypothesis& h, bool* bad) {
+        std::string t = model.trg.decode(h.tokens);
+        return mask ? corpus::unmask_placeholders(t, *mask, bad) : t;
+      };
       if (opt.n_best_rows) {
-        for (const Hypothesis& h : hs)
-          out.write(fmt::format("{}\t{}\t{:.6f}\n", sentence, model.trg.decode(h.tokens), h.score));
+        for (size_t r = 0; r < hs.size(); ++r)
+          out.write(fmt::format("{}\t{}\t{:.6f}\n", sentence, text(hs[r], r == 0 ? &mismatch : nullptr), hs[r].score));
       } else {
-        out.write(model.trg.decode(hs.front().tokens));
+        out.write(text(hs.front(), &mismatch));
         out.put('\n');
       }
+      n.placeholder_lines += mask != nullptr;
+      n.placeholder_mismatches += mismatch;
       const SentenceStats s = slot[i] < 0 ? SentenceStats{} : st[static_cast<size_t>(slot[i])];
       const double tpp = s.passes ? static_cast<double>(s.tokens) / s.passes : 0.0;
-      if (opt.stats) opt.stats->write(fmt::format("{}\t{}\t{}\t{:.3f}\t{:.3f}\n", sentence, s.passes, s.tokens, tpp, s.ms));
+      if (opt.stats)
+        opt.stats->write(fmt::format("{}\t{}\t{}\t{:.3f}\t{:.3f}\t{}\n", sentence, s.passes, s.tokens, tpp, s.ms,
+                                     !mask ? "-" : mismatch ? "mismatch" : "ok"));
       if (slot[i] < 0) continue;
       n.passes += static_cast<uint64_t>(s.passes);
       n.tokens += static_cast<uint64_t>(s.tokens);
@@ -105,6 +120,7 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     first += slot.size();
     chunk.clear();
     drafts.clear();
+    masks.clear();
     slot.clear();
     if (progress) progress(n.sentences);
   };
@@ -113,7 +129,9 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     std::string bad = corpus::check_text(line);
     if (!bad.empty()) throw corpus::Error(bad).at(in.name(), in.line_number());
     bool cut = false;  // the decoders keep max_len - 1 tokens: the rest of a huge line is not encoded
-    std::vector<int32_t> ids = model.src.encode_prefix(line, static_cast<size_t>(cfg.max_len), cut);
+    if (protect) masks.push_back(corpus::mask_placeholders(line));
+    std::vector<int32_t> ids =
+        model.src.encode_prefix(protect ? std::string_view(masks.back().text) : line, static_cast<size_t>(cfg.max_len), cut);
     ++n.sentences;
     if (ids.empty()) {
       slot.push_back(-1);

@@ -37,7 +37,10 @@ struct TranslateOptions {
   // TAB SCORE, SENTENCE counted from 0, best first) instead of one line each.
   bool n_best_rows = false;
   // Where per-sentence statistics go (may be null): a header, then
-  // SENTENCE TAB PASSES TAB TOKENS TAB TOKENS_PER_PASS TAB MS per line.
+  // SENTENCE TAB PASSES TAB TOKENS TAB TOKENS_PER_PASS TAB MS TAB
+  // PLACEHOLDERS per line, the last "ok", "mismatch" (the output's
+  // placeholders are not the source's, each as often) or "-" (none in the
+  // source, or a model trained without --protect-placeholders).
   corpus::Output* stats = nullptr;
   // Where the decoding dependency graph goes (may be null; a parallel mode
   // only): an SVG of the first `ddg_sentences` sentences with tokens, under
@@ -64,6 +67,7 @@ struct TranslateCounts {
   uint64_t empty = 0;   // lines with no tokens: an empty line out, nothing decoded
   uint64_t passes = 0;  // decoder passes summed over the sentences decoded
   uint64_t tokens = 0;  // tokens they produced, EOS included
+  uint64_t placeholder_lines = 0, placeholder_mismatches = 0;  // with a protecting model
   // Medians over the sentences decoded (0 when none was).
   double median_passes = 0, median_tokens_per_pass = 0, median_ms = 0;
 };

@@ -1,6 +1,7 @@
 #include "mt/spm/spm.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
 
@@ -52,8 +53,9 @@ std::string train_spm(const std::vector<std::string>& sentences, const SpmTrainO
   const std::string args = fmt::format(
       "--model_type={} --vocab_size={} --character_coverage={} --pad_id=0 --unk_id=1 --bos_id=2 --eos_id=3 "
       "--hard_vocab_limit=false --num_threads=1 --input_sentence_size=0 --shuffle_input_sentence=false "
-      "--max_sentence_length=8192 --minloglevel=2",
-      opt.model_type, opt.vocab_size, opt.character_coverage);
+      "--max_sentence_length=8192 --minloglevel=2{}",
+      opt.model_type, opt.vocab_size, opt.character_coverage,
+      opt.user_symbols.empty() ? "" : " --user_defined_symbols=" + fmt::format("{}", fmt::join(opt.user_symbols, ",")));
   VectorIterator it(sentences, order);
   std::string model;
   // SentencePiece logs "Running command: ..." to stderr before it reads
@@ -113,6 +115,10 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
 
 int Tokenizer::vocab_size() const { return sp_->GetPieceSize(); }
 std::string Tokenizer::piece(int id) const { return sp_->IdToPiece(id); }
+int Tokenizer::piece_id(std::string_view piece) const {
+  const int id = sp_->PieceToId(piece);
+  return id == sp_->unk_id() && piece != sp_->IdToPiece(id) ? -1 : id;
+}
 float Tokenizer::score(int id) const { return sp_->GetScore(id); }
 
 }  // namespace mt

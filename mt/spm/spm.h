@@ -21,6 +21,9 @@ struct SpmTrainOptions {
   double character_coverage = 1.0;    // 0.9995 for large alphabets (CJK)
   size_t max_sentences = 300000;      // a seeded sample of at most this many sentences is used
   uint64_t seed = 1;
+  // Pieces kept whole (SentencePiece's user-defined symbols), e.g. the
+  // placeholder symbols of libcorpus/core/placeholders.h.
+  std::vector<std::string> user_symbols;
 };
 
 // Trains on `sentences` and returns the serialised model. One training
@@ -46,6 +49,8 @@ class Tokenizer {
   std::string decode(const std::vector<int32_t>& ids) const;
   int vocab_size() const;
   std::string piece(int id) const;
+  // The id of `piece`, or -1 when the vocabulary lacks it.
+  int piece_id(std::string_view piece) const;
   float score(int id) const;
 
  private:

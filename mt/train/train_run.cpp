@@ -7,6 +7,7 @@
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/placeholders.h"
 #include "mt/model/model_file.h"
 #include "mt/model/tokenizers.h"
 #include "mt/spm/spm.h"
@@ -71,6 +72,20 @@ TrainOptions train_options(const TrainSettings& a, const TrainJob& job) {
   return o;
 }
 
+// Masks the placeholders of every pair (the target with the source's
+// numbers); returns the pairs that had any.
+uint64_t mask_bitext(Bitext& b) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < b.src.size(); ++i) {
+    corpus::Masked m = corpus::mask_placeholders(b.src[i]);
+    if (m.values.empty()) continue;
+    ++n;
+    b.trg[i] = corpus::mask_like(b.trg[i], m);
+    b.src[i] = std::move(m.text);
+  }
+  return n;
+}
+
 // The tokenizers' models: from the checkpoint when resuming, else trained now.
 Vocabs make_vocabs(const TrainSettings& a, const TrainJob& job, const Bitext& raw, const std::string& ckpt,
                    const TrainEvents& ev) {
@@ -82,6 +97,8 @@ Vocabs make_vocabs(const TrainSettings& a, const TrainJob& job, const Bitext& ra
   so.model_type = a.spm_type;
   so.max_sentences = a.spm_sentences;
   so.seed = job.seed;
+  if (a.protect_placeholders)
+    for (size_t n = 1; n <= corpus::kMaxPlaceholders; ++n) so.user_symbols.push_back(corpus::placeholder_symbol(n));
   if (a.separate_vocab) {
     vocabs.src = train_spm(raw.src, so);
     vocabs.trg = train_spm(raw.trg, so);
@@ -120,6 +137,9 @@ TrainResult run_training(const TrainSettings& a, const TrainJob& job, const Trai
   if (!a.valid.empty()) raw_valid = read_bitext({a.valid}, job.skip_bad, job.max_line);
   if (!a.valid.empty() && raw_valid.src.empty()) throw corpus::Error("no validation pairs").at(a.valid);
 
+  if (a.protect_placeholders) {
+    count("pairs with placeholders", mask_bitext(raw) + mask_bitext(raw_valid));
+  }
   const std::string ckpt = job.output + ".ckpt";
   const Vocabs vocabs = make_vocabs(a, job, raw, ckpt, ev);
   Tokenizer src_tok = side_tokenizer(vocabs, true, ckpt);  // only a resumed checkpoint's can be damaged

@@ -27,6 +27,9 @@ struct TrainSettings {
   double lr = 5e-4, beta1 = 0.9, beta2 = 0.98, adam_eps = 1e-9, weight_decay = 0, label_smoothing = 0.1,
          dropout = 0.1, clip_norm = 1.0, max_time = 0, max_len_factor = 2.0;
   bool separate_vocab = false, untie_output = false, resume = false;
+  // Placeholders masked as numbered symbols in training and translation
+  // (libcorpus/core/placeholders.h; the SentencePiece model holds the symbols).
+  bool protect_placeholders = false;
 };
 
 // What the run needs besides the settings.
