@@ -43,7 +43,8 @@ timed() {  # threads tool index rep command...
 }
 for rep in $(seq "$REPS"); do
   for j in ${THREADS:-1 2}; do
-    timed $j reference Flat $rep sh -c "/usr/bin/python3 $ROOT/bench/mine-reference.py $W/x.txt $W/y.txt $W/x.npy $W/y.npy $W/out $j && sed -i '1i header' $W/out"
+    # faiss.omp_set_num_threads does not bound OpenBLAS's own threads.
+    timed $j reference Flat $rep sh -c "OPENBLAS_NUM_THREADS=$j /usr/bin/python3 $ROOT/bench/mine-reference.py $W/x.txt $W/y.txt $W/x.npy $W/y.npy $W/out $j && sed -i '1i header' $W/out"
     for ix in ${INDEXES:-Flat default}; do
       opt=()
       [ "$ix" = default ] || opt=(--index "$ix")
