@@ -17,6 +17,7 @@
 #include <cstring>
 #include <random>
 
+#include "align/mine/bytes.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/output.h"
@@ -52,20 +53,6 @@ bool uses_hnsw(faiss::Index* ix) {
   if (dynamic_cast<faiss::IndexHNSW*>(ix)) return true;
   if (auto* ivf = dynamic_cast<faiss::IndexIVF*>(ix)) return dynamic_cast<faiss::IndexHNSW*>(ivf->quantizer) != nullptr;
   return false;
-}
-
-template <class T>
-void put(std::string& s, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  s.append(b, sizeof(T));
-}
-
-template <class T>
-T get(const std::string& s, size_t at) {
-  T v;
-  std::memcpy(&v, s.data() + at, sizeof(T));
-  return v;
 }
 
 // Runs f with OpenMP on one thread when `one`, restoring the count after.

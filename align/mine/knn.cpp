@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "align/mine/bytes.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/output.h"
@@ -16,20 +17,6 @@ namespace {
 
 constexpr char kMagic[8] = {'P', 'C', 'K', 'N', 'N', '0', '0', '1'};
 constexpr size_t kHeader = 8 + 8 + 4 + 4 + 8;
-
-template <class T>
-void put(std::string& s, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  s.append(b, sizeof(T));
-}
-
-template <class T>
-T get(const std::string& s, size_t at) {
-  T v;
-  std::memcpy(&v, s.data() + at, sizeof(T));
-  return v;
-}
 
 }  // namespace
 
@@ -64,16 +51,20 @@ KnnLists rerank(const KnnLists& in, std::span<const float> queries, std::span<co
     std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     c.erase(std::unique(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
             c.end());
-    std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    const size_t n = std::min<size_t>(c.size(), k_out);
-    for (size_t j = 0; j < n; ++j) {
-      out.ids[q * k_out + j] = c[j].second;
-      out.sims[q * k_out + j] = c[j].first;
-    }
+    keep_best(c, q, out);
   }
   return out;
+}
+
+void keep_best(std::vector<std::pair<float, int64_t>>& c, uint64_t q, KnnLists& out) {
+  std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const size_t n = std::min<size_t>(c.size(), out.k);
+  for (size_t j = 0; j < n; ++j) {
+    out.ids[q * out.k + j] = c[j].second;
+    out.sims[q * out.k + j] = c[j].first;
+  }
 }
 
 KnnLists concat(const std::vector<KnnLists>& parts, const std::vector<std::string>& names) {

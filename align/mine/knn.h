@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace align::mine {
@@ -29,6 +30,10 @@ struct KnnLists {
   // Filled slots of query q (filled slots come first).
   uint32_t filled(uint64_t q) const;
 };
+
+// Sorts query q's candidates (score, id) best first, ties by id, and writes
+// the first out.k of them to its slots (the rest of the slots untouched).
+void keep_best(std::vector<std::pair<float, int64_t>>& c, uint64_t q, KnnLists& out);
 
 // The cosine of two L2-normalised rows, in the fixed order every list uses.
 float cosine(std::span<const float> a, std::span<const float> b);

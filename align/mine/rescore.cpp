@@ -69,14 +69,7 @@ KnnLists Ibm1Rescorer::apply(const KnnLists& in, bool src_queries, uint32_t k_ou
         const double lex = src_queries ? q(qi, o) : q(o, qi);
         c.emplace_back(static_cast<float>((1 - w_) * in.sim(qi, j) + w_ * lex), id);
       }
-      std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-      const size_t keep = std::min<size_t>(c.size(), k_out);
-      for (size_t j = 0; j < keep; ++j) {
-        out.ids[qi * k_out + j] = c[j].second;
-        out.sims[qi * k_out + j] = c[j].first;
-      }
+      keep_best(c, qi, out);
     }
   });
   return out;
