@@ -217,6 +217,14 @@ kill_mode pc-clean - "$bin/pc-clean" -q -s en -t de --rejected rejected.tsv.gz "
 kill_mode pc-embed.train - "$bin/pc-embed" train -q "${EMBED_SMALL[@]}" -o enc.st "$in/all.tsv"
 kill_mode pc-embed.encode - "$bin/pc-embed" encode -q -m "$in/enc.st" -o vectors.npy "$in/src.txt"
 kill_mode pc-embed.score - "$bin/pc-embed" score -q -m "$in/enc.st" "$in/big.tsv" -o scored.tsv.gz
+# The inputs of the mining and alignment tools.
+cut -f1 "$in/all.tsv" >"$in/mine-src.txt"
+cut -f2 "$in/all.tsv" >"$in/mine-trg.txt"
+for _ in $(seq 200); do cat "$tdata/sentalign/pairs.jsonl"; done >"$in/doc-pairs.jsonl"
+"$bin/pc-ingest" -q --no-dedup "$samples/site" "$samples/site" "$samples/site" "$samples/site" -o "$in/site-docs.jsonl"
+kill_mode pc-mine - "$bin/pc-mine" mine -q --encoder "$in/enc.st" --src "$in/mine-src.txt" --trg "$in/mine-trg.txt" -o mined.tsv.gz
+kill_mode pc-docalign - "$bin/pc-docalign" -q -s en -t de --encoder "$in/enc.st" "$in/site-docs.jsonl" -o pairs.jsonl.gz
+kill_mode pc-align - "$bin/pc-align" -q --encoder "$in/enc.st" "$in/doc-pairs.jsonl" -o aligned.tsv.gz
 kill_mode pc-crawl - "$bin/pc-crawl" -q --delay 0 --host-connections 1 --max-pages 20 -o site.warc.gz "$base/"
 crawl_state_mode
 
