@@ -34,12 +34,7 @@ float cosine(std::span<const float> a, std::span<const float> b) {
 
 KnnLists rerank(const KnnLists& in, std::span<const float> queries, std::span<const float> indexed, size_t dim,
                 uint32_t k_out) {
-  KnnLists out;
-  out.queries = in.queries;
-  out.k = k_out;
-  out.indexed = in.indexed;
-  out.ids.assign(in.queries * k_out, -1);
-  out.sims.assign(in.queries * k_out, 0.0f);
+  KnnLists out = empty_like(in, k_out);
   std::vector<std::pair<float, int64_t>> c;
   for (uint64_t q = 0; q < in.queries; ++q) {
     c.clear();
@@ -53,6 +48,16 @@ KnnLists rerank(const KnnLists& in, std::span<const float> queries, std::span<co
             c.end());
     keep_best(c, q, out);
   }
+  return out;
+}
+
+KnnLists empty_like(const KnnLists& in, uint32_t k) {
+  KnnLists out;
+  out.queries = in.queries;
+  out.k = k;
+  out.indexed = in.indexed;
+  out.ids.assign(in.queries * k, -1);
+  out.sims.assign(in.queries * k, 0.0f);
   return out;
 }
 

@@ -31,6 +31,10 @@ struct KnnLists {
   uint32_t filled(uint64_t q) const;
 };
 
+// Lists for the queries of `in` (over the same indexed side) with k empty
+// slots each.
+KnnLists empty_like(const KnnLists& in, uint32_t k);
+
 // Sorts query q's candidates (score, id) best first, ties by id, and writes
 // the first out.k of them to its slots (the rest of the slots untouched).
 void keep_best(std::vector<std::pair<float, int64_t>>& c, uint64_t q, KnnLists& out);

@@ -52,12 +52,7 @@ double Ibm1Rescorer::q(uint64_t s, uint64_t t) const {
 }
 
 KnnLists Ibm1Rescorer::apply(const KnnLists& in, bool src_queries, uint32_t k_out) const {
-  KnnLists out;
-  out.queries = in.queries;
-  out.k = k_out;
-  out.indexed = in.indexed;
-  out.ids.assign(in.queries * k_out, -1);
-  out.sims.assign(in.queries * k_out, 0.0f);
+  KnnLists out = empty_like(in, k_out);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<uint64_t>(0, in.queries, 64), [&](const auto& r) {
     std::vector<std::pair<float, int64_t>> c;
     for (uint64_t qi = r.begin(); qi < r.end(); ++qi) {
