@@ -4,7 +4,7 @@
 # batch size 1, on a model and a text (one sentence a line). Prints one row
 # per setting: lines, lines identical to greedy, tokens per pass; exits 1 on
 # any difference. Usage:
-#   [IBM1=MODEL] bench/nmt-exactness.sh MODEL TEXT [BUILD_DIR]
+#   [IBM1=MODEL] [MODES="jacobi ..."] [SETTINGS="BLOCK:CANDIDATES ..."] bench/nmt-exactness.sh MODEL TEXT [BUILD_DIR]
 set -euo pipefail
 model=$1
 text=$2
@@ -20,9 +20,9 @@ if [ -n "${IBM1:-}" ]; then drafts="$drafts ibm1"; ibm1_opt=(--ibm1 "$IBM1"); fi
 lines=$(wc -l < "$tmp/greedy")
 printf 'mode\tdraft\tblock\tcandidates\tlines\tidentical\ttokens_per_pass\n'
 bad=0
-for mode in jacobi gs-jacobi hybrid; do
+for mode in ${MODES:-jacobi gs-jacobi hybrid}; do
   for draft in $drafts; do
-    for bc in 2:1 4:1 8:1 16:1 4:3 4:5 6:3 8:2; do
+    for bc in ${SETTINGS:-2:1 4:1 8:1 16:1 4:3 4:5 6:3 8:2}; do
       block=${bc%:*} cand=${bc#*:}
       "$bin" translate -q -j 2 -m "$model" --decode "$mode" --draft "$draft" --block "$block" --candidates "$cand" \
         "${ibm1_opt[@]}" --stats "$tmp/s" "$text" > "$tmp/out"
