@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "libcorpus/core/placeholders.h"
 #include "libcorpus/core/uchar.h"
 
 namespace filter {
@@ -164,49 +165,23 @@ void number_tokens(std::string_view s, std::vector<std::string_view>& out) {
 
 void placeholders(std::string_view s, std::vector<std::string>& out) {
   out.clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '%' && i + 1 < s.size()) {
-      if (s[i + 1] == '%') {
-        ++i;
-        continue;
-      }
-      size_t j = i + 1;
-      if (s[j] == '(') {  // %(name)s
-        size_t k = s.find(')', j);
-        if (k == std::string_view::npos || k + 1 >= s.size()) continue;
-        j = k + 1;
-      }
-      while (j < s.size() && std::string_view("0123456789$#-+ .'lhzjtqL*").find(s[j]) != std::string_view::npos) ++j;
-      if (j < s.size() && std::string_view("sdifuxXoeEgGcpn@").find(s[j]) != std::string_view::npos) {
-        // Positional %1$s and plain %s name the same argument in translations that reorder.
-        std::string p(s.substr(i, j + 1 - i));
-        size_t dollar = p.find('$');
-        if (dollar != std::string::npos) p = "%" + p.substr(dollar + 1);
-        out.push_back(std::move(p));
-        i = j;
-      }
-    } else if (c == '{') {
-      size_t k = s.find('}', i);
-      if (k == std::string_view::npos || k - i > 40 || k == i + 1) continue;
-      std::string_view in = s.substr(i + 1, k - i - 1);
-      if (in.find_first_of(" {") != std::string_view::npos) continue;
-      out.emplace_back(s.substr(i, k + 1 - i));
-      i = k;
-    } else if (c == '<') {
-      size_t j = i + 1;
-      bool close = j < s.size() && s[j] == '/';
-      if (close) ++j;
-      size_t n = j;
-      while (n < s.size() && ascii_letter(static_cast<unsigned char>(s[n]))) ++n;
-      if (n == j || n - j > 12) continue;
-      size_t k = s.find('>', n);
-      if (k == std::string_view::npos || k - i > 200) continue;
+  for (const corpus::PlaceholderSpan& sp : corpus::find_placeholders(s)) {
+    std::string p(s.substr(sp.begin, sp.end - sp.begin));
+    if (p == "%%") continue;  // a literal percent sign
+    if (p[0] == '&') continue;  // a character reference may be translated as its character or a word
+    if (p[0] == '%') {
+      // Positional %1$s and plain %s name the same argument in translations that reorder.
+      const size_t dollar = p.find('$');
+      if (dollar != std::string::npos) p = "%" + p.substr(dollar + 1);
+    } else if (p[0] == '<') {
+      // A tag by its name: <a href="x"> and <A> are the same markup.
+      const bool close = p.size() > 1 && p[1] == '/';
+      size_t n = close ? 2 : 1;
       std::string tag = close ? "</" : "<";
-      for (size_t t = j; t < n; ++t) tag.push_back(static_cast<char>(s[t] | 0x20));
-      out.push_back(tag + ">");
-      i = k;
+      while (n < p.size() && ascii_letter(static_cast<unsigned char>(p[n]))) tag.push_back(static_cast<char>(p[n++] | 0x20));
+      p = tag + ">";
     }
+    out.push_back(std::move(p));
   }
   std::sort(out.begin(), out.end());
 }

@@ -38,8 +38,9 @@ void letters_key(std::string_view s, std::string& out);
 // The digit runs of `s` ("v1.2, 30%" -> 1 2 30), sorted.
 void number_tokens(std::string_view s, std::vector<std::string_view>& out);
 
-// Markup placeholders, sorted: printf formats (%s, %1$d, %(name)s, %%
-// excluded), braces ({0}, {name}) and tags (<b>, </b>, <br/>, by name).
+// Markup placeholders, sorted: those of libcorpus/core/placeholders.h (the
+// ones pc-nmt protects), %% and character references left out, positional printf formats as plain
+// ones (%1$d as %d) and tags by their name (<a href="x"> as <a>).
 void placeholders(std::string_view s, std::vector<std::string>& out);
 
 // Lower-cased words of letters (at least one letter), for the untranslated rule.
