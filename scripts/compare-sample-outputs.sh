@@ -4,12 +4,15 @@
 # candidate runs it again on the baseline's WARC (a crawl's WARC holds dates and
 # a random port, so both must read the same one), under the same output folder.
 # TMX files are compared without the header's x-paracorp-commit prop (the two
-# builds come from different commits); *.meta.json provenance is not compared.
+# builds come from different commits); *.meta.json provenance and what holds
+# times (the NMT decoding timings, --stats files, training logs, the training
+# checkpoint with its elapsed time) are not compared; the model itself is.
 #   scripts/compare-sample-outputs.sh BASE_BIN NEW_BIN [OUT]
 set -euo pipefail
 base=$(realpath "$1") new=$(realpath "$2") out=${3:-out/compare}
 sums() {
-  (cd "$out" && find . -type f ! -name '*.meta.json' ! -name port ! -name requests.log ! -name '.done' | sort |
+  (cd "$out" && find . -type f ! -name '*.meta.json' ! -name port ! -name requests.log ! -name '.done' \
+    ! -path ./nmt/decode.txt ! -name '*.stats' ! -name '*.log.jsonl' ! -name '*.ckpt' | sort |
     while read -r f; do
       case $f in
         *.tmx.gz) printf '%s  %s\n' "$(zcat "$f" | grep -v 'x-paracorp-commit' | sha256sum | cut -c1-64)" "$f" ;;
