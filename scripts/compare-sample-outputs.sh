@@ -6,7 +6,7 @@
 # TMX files are compared without the header's x-paracorp-commit prop (the two
 # builds come from different commits); *.meta.json provenance and what holds
 # times (the NMT decoding timings, --stats files, training logs, the training
-# checkpoint with its elapsed time) are not compared; the model itself is.
+# checkpoint, which carries that log) are not compared; the model itself is.
 #   scripts/compare-sample-outputs.sh BASE_BIN NEW_BIN [OUT]
 set -euo pipefail
 base=$(realpath "$1") new=$(realpath "$2") out=${3:-out/compare}
