@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <memory>
 
 #include "align/sentalign/gale_church.h"
@@ -160,12 +162,35 @@ class EmbeddingLevel final : public Level {
     return cost;
   }
 
+  // A merge is searched only when it matches better per sentence pair than
+  // every bead one sentence smaller inside it. Without this, a short
+  // untranslated sentence (a "Tip" heading, a one-word label) joined to a
+  // good pair barely moves the pair's vector, so the merged bead costs about
+  // dx·dy times the pair's cost: less than the pair plus a deletion whenever
+  // the pair is better than a typical match, and the sentence is absorbed.
+  // A true merge needs both parts: each part alone matches the other side
+  // clearly worse per sentence pair than the whole does.
   double cost(int dx, int dy, uint32_t x, uint32_t y) const override {
     if (dx == 0 || dy == 0) return del_;
-    return match(dx, dy, x, y);
+    const double c = cached_match(dx, dy, x, y);
+    if (dx + dy > 2 && opt_.merge_ratio > 0) {
+      const double per = c / (dx * dy), bar = opt_.merge_ratio;
+      const auto worse = [&](int sx, int sy, uint32_t ex, uint32_t ey) {
+        return per >= bar * cached_match(sx, sy, ex, ey) / (sx * sy);
+      };
+      if (dx > 1 && (worse(dx - 1, dy, x, y) || worse(dx - 1, dy, x - 1, y)))
+        return std::numeric_limits<double>::infinity();
+      if (dy > 1 && (worse(dx, dy - 1, x, y) || worse(dx, dy - 1, x, y - 1)))
+        return std::numeric_limits<double>::infinity();
+    }
+    return c;
   }
 
   void prepare(const Band& band) override {
+    band_ = band;
+    off_.assign(band.lo.size() + 1, 0);
+    for (size_t x = 0; x < band.lo.size(); ++x) off_[x + 1] = off_[x] + (band.hi[x] - band.lo[x]);
+    memo_.clear();
     if (opt_.deletion.mode == DeletionMode::kFixed) {
       del_ = opt_.deletion.value;
       return;
@@ -208,7 +233,7 @@ class EmbeddingLevel final : public Level {
     std::vector<double> row_best(s_->n, 1e300), col_best(t_->n, 1e300);
     for (uint32_t x = 1; x <= s_->n; ++x)
       for (uint32_t y = std::max(band.lo[x], 1u); y < band.hi[x]; ++y) {
-        const double c = match(1, 1, x, y);
+        const double c = cached_match(1, 1, x, y);
         row_best[x - 1] = std::min(row_best[x - 1], c);
         col_best[y - 1] = std::min(col_best[y - 1], c);
       }
@@ -235,8 +260,22 @@ class EmbeddingLevel final : public Level {
     return 0.8 * quantile(best, 0.5) + 0.2 * quantile(random, 0.05);
   }
 
+  // match() of a bead ending at a node of the band, computed once: the DP
+  // and the merge check ask for the same beads several times.
+  double cached_match(int dx, int dy, uint32_t x, uint32_t y) const {
+    if (x >= band_.lo.size() || y < band_.lo[x] || y >= band_.hi[x]) return match(dx, dy, x, y);
+    std::vector<double>& m = memo_[{dx, dy}];
+    if (m.empty()) m.assign(off_.back(), std::numeric_limits<double>::quiet_NaN());
+    double& v = m[off_[x] + (y - band_.lo[x])];
+    if (std::isnan(v)) v = match(dx, dy, x, y);
+    return v;
+  }
+
   Side s_, t_;
   VecalignOptions opt_;
+  Band band_;                   // of the last prepare()
+  std::vector<uint64_t> off_;   // band_'s row offsets
+  mutable std::map<BeadType, std::vector<double>> memo_;  // per bead type, per node of band_
   uint64_t seed_ = 0;
   std::vector<float> ns_, nt_;
   std::vector<uint64_t> ls_, lt_;  // prefix sums of the lengths (empty: no length term)

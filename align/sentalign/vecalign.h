@@ -10,6 +10,8 @@
 // encoder. A deletion costs the deletion penalty (DeletionPenalty). With
 // sentence lengths and a length weight, a match also pays for a length
 // difference that translations rarely have (VecalignOptions::length_weight).
+// A merged bead must match better per sentence pair than the smaller beads
+// inside it (VecalignOptions::merge_ratio).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +64,12 @@ struct VecalignOptions {
   // lengths: Gale and Church's −log 2(1 − Φ(|δ|)) of the bead's character
   // counts (gale_church.h), capped at −log 1e-6. 0 switches it off.
   double length_weight = 0.05;
+  // A bead of three or more sentences is searched only when its cost per
+  // sentence pair, cost / (dx · dy), is below merge_ratio × that of each
+  // bead one sentence smaller inside it (a side's first or last sentence
+  // left out): every sentence it takes in must make the match better, not
+  // just ride along. 0 switches the check off (Vecalign's search).
+  double merge_ratio = 1.0;
   uint64_t seed = 1;
 };
 

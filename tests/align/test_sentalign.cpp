@@ -199,32 +199,61 @@ TEST_CASE("sentalign: the recursion finds the same alignment in a band as the fu
   CHECK(wrong(b, d.gold) == 0);
 }
 
-TEST_CASE("sentalign: the length term keeps a faint untranslated sentence out of a merge") {
-  // Source 3 has no translation and a vector that barely registers in a
-  // concatenation (a sentence of unknown words, say), so merging it into
-  // source 2's bead costs little more than the 1-1 bead; but it is as long
-  // as its neighbours, which the merged bead's length ratio shows.
+// Twelve translated sentences; with `faint`, an untranslated source sentence
+// before the fourth whose vector barely registers in a concatenation (a
+// sentence of unknown words, say), as long as its neighbours.
+struct FaintDoc {
+  OverlapVectors s, t;
+  std::vector<uint32_t> ls, lt;
+};
+
+FaintDoc faint_doc() {
   Gen g{18};
   std::vector<std::vector<float>> src, trg;
-  std::vector<uint32_t> ls, lt;
+  FaintDoc d;
   for (int i = 0; i < 12; ++i) {
     const auto m = g.vec();
     if (i == 3) {
       auto faint = g.vec();
       for (float& x : faint) x *= 0.15f;
       src.push_back(faint);
-      ls.push_back(60);
+      d.ls.push_back(60);
     }
     src.push_back(m);
-    ls.push_back(60);
+    d.ls.push_back(60);
     auto t = m;
     const auto e = g.vec();
-    for (uint32_t d = 0; d < kDim; ++d) t[d] += 0.3f * e[d];
+    for (uint32_t k = 0; k < kDim; ++k) t[k] += 0.3f * e[k];
     trg.push_back(t);
-    lt.push_back(66);
+    d.lt.push_back(66);
   }
-  OverlapVectors s = from_sentences(src, 3), t = from_sentences(trg, 3);
+  d.s = from_sentences(src, 3);
+  d.t = from_sentences(trg, 3);
+  return d;
+}
+
+TEST_CASE("sentalign: a merge must match better than its parts, so a faint untranslated sentence is deleted") {
+  // Merging source 3 into source 2's bead costs about twice the 1-1 bead
+  // (Vecalign's dx·dy factor), less than the 1-1 bead plus a deletion: the
+  // search without the merge check absorbs it. The merged bead matches no
+  // better per sentence pair than 2-2 alone, so the check refuses it.
+  const FaintDoc d = faint_doc();
+  VecalignOptions vecalign, checked;
+  vecalign.merge_ratio = 0;
+  CHECK(show(align_vectors(d.s, d.t, vecalign).beads).find("2+2:2+1") != std::string::npos);  // merged: wrong
+  CHECK(show(align_vectors(d.s, d.t, checked).beads).find("3+1:3+0") != std::string::npos);   // deleted: right
+}
+
+TEST_CASE("sentalign: the length term keeps a faint untranslated sentence out of a merge") {
+  // The same document, without the merge check: the sentence is as long as
+  // its neighbours, which the merged bead's length ratio shows.
+  FaintDoc d = faint_doc();
+  OverlapVectors& s = d.s;
+  OverlapVectors& t = d.t;
+  const std::vector<uint32_t>& ls = d.ls;
+  const std::vector<uint32_t>& lt = d.lt;
   VecalignOptions without, with;
+  without.merge_ratio = with.merge_ratio = 0;
   without.length_weight = 0;
   const auto a = align_vectors(s, t, without).beads;
   CHECK(show(a).find("2+2:2+1") != std::string::npos);  // merged: wrong
@@ -238,21 +267,26 @@ TEST_CASE("sentalign: the calibrated penalty follows the encoder's quality, a fi
   // The same 200-bead document with 40 edits seen through a good encoder
   // (translations close to their source) and a poor one (noisy). fixed:0.2
   // is right for the good one and turns most true pairs of the poor one into
-  // deletions; Vecalign's percentile:0.2 merges untranslated sentences into
-  // neighbours with both; the calibrated penalty gets both (nearly) right.
+  // deletions; in Vecalign's search (no merge check) Vecalign's
+  // percentile:0.2 merges untranslated sentences into neighbours with both,
+  // which the merge check prevents; the calibrated penalty gets both
+  // (nearly) right either way.
   std::vector<std::vector<float>> meaning;
   Gen g{19};
   const Doc d = make_doc(200, 5, g, meaning);
-  const auto errors = [&](const char* spec, double noise) {
+  const auto errors = [&](const char* spec, double noise, double merge_ratio = 1.0) {
     VecalignOptions o;
     o.deletion = DeletionPenalty::parse(spec);
+    o.merge_ratio = merge_ratio;
     Gen h{20};
     return wrong(align_doc(d, h, meaning, o, noise), d.gold);
   };
   for (const double noise : {0.3, 0.8}) {
     CAPTURE(noise);
     CHECK(errors("auto", noise) <= 3);
-    CHECK(errors("percentile:0.2", noise) >= errors("auto", noise) + 10);
+    CHECK(errors("auto", noise, 0) <= 3);
+    CHECK(errors("percentile:0.2", noise, 0) >= errors("auto", noise, 0) + 10);
+    CHECK(errors("percentile:0.2", noise) <= 3);
   }
   CHECK(errors("fixed:0.2", 0.3) == 0);
   CHECK(errors("fixed:0.2", 0.8) > 50);
