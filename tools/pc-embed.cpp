@@ -1,6 +1,8 @@
 // pc-embed: cross-lingual sentence encoders — train, encode, score.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,20 +19,14 @@
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
 #include "mt/encoder/bert_import.h"
+#include "mt/encoder/dual_train.h"
 #include "mt/encoder/open_encoder.h"
+#include "tools/pc-embed-options.h"
 
 using namespace corpus;
 using namespace align;
 
 namespace {
-
-struct Opts {
-  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all", pooling = "cls";
-  std::vector<std::string> dicts;
-  bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
-  uint64_t max_pairs = 0;
-  LexicalOptions lex;
-};
 
 std::unique_ptr<SentenceEncoder> open_encoder(const std::string& path) { return mt::open_sentence_encoder(path); }
 
@@ -47,6 +43,32 @@ void counts(cli::Context& ctx, const EncodeCounts& n, const char* rows) {
   ctx.set_count(rows, n.rows);
   ctx.set_count("empty (zero vector)", n.empty);
   if (n.skipped_bad || ctx.common().skip_bad) ctx.set_count("skipped (bad)", n.skipped_bad);
+}
+
+void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>& pairs) {
+  const bool bar = ctx.progress().enabled();
+  auto last_draw = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  mt::DualTrainEvents ev;
+  ev.info = [&](const std::string& msg) { ctx.info(msg); };
+  ev.count = [&](const std::string& key, uint64_t n) { ctx.set_count(key, n); };
+  ev.validated = [&](const std::string& msg) { if (bar) std::fputs("\r\033[K", stderr); ctx.info(msg); };
+  ev.progress = [&](const mt::DualTrainState& s, double loss, double pps) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!bar || now - last_draw < std::chrono::milliseconds(200)) return;
+    last_draw = now;
+    fmt::print(stderr, "\r\033[Kpc-embed train: step {}{}  epoch {}  loss {:.3f}  {:.0f} pairs/s", s.step,
+               o.neural.max_steps ? fmt::format("/{}", o.neural.max_steps) : "", s.epoch, loss, pps);
+  };
+  const mt::DualTrainJob job{ctx.common().output, ctx.common().seed,
+                             {{"tool", "pc-embed"}, {"command", ctx.provenance_command()}}};
+  const mt::DualTrainResult r = mt::train_dual_encoder(pairs, o.neural, job, ev);
+  if (bar) std::fputs("\r\033[K", stderr);
+  ctx.set_count("steps", static_cast<uint64_t>(r.state.step));
+  ctx.info(fmt::format("stopped ({}) at step {}, epoch {}{}; training {:.1f} s", r.why, r.state.step, r.state.epoch,
+                       r.state.best_step ? fmt::format("; best held-out P@1 {:.3f} at step {}", r.state.best,
+                                                       r.state.best_step)
+                                         : "",
+                       r.seconds));
 }
 
 void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
@@ -68,6 +90,7 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
     ctx.count("dictionary pairs", st.pairs);
     pairs.insert(pairs.end(), more.begin(), more.end());
   }
+  if (o.kind == "neural") return train_neural(ctx, o, pairs);
   o.lex.char_all = o.char_words == "all";
   o.lex.post.center = !o.no_center;
   o.lex.post.whiten = !o.no_whiten;
@@ -119,25 +142,6 @@ void import(cli::Context& ctx, const Opts& o, const std::vector<std::string>& fo
   ctx.info(mt::import_bert(folders[0], o.pooling, ctx.common().output));
 }
 
-void lexical_options(cli::App& a, Opts& o) {
-  a.group("Lexical encoder");
-  a.option("buckets", "N", &o.lex.buckets, "hashed dimensions of each half of the IBM1 bags block (0: none)").range(0, 1 << 20);
-  a.option("lsa-dim", "N", &o.lex.lsa_dim, "dimensions of the cross-lingual LSA block (0: none)").range(0, 4096);
-  a.option("char-buckets", "N", &o.lex.char_buckets, "hashed character n-gram dimensions (0: none)").range(0, 1 << 20);
-  a.choice("char-words", "WHICH", &o.char_words, {"all", "unseen"},
-           "character n-grams of all words, or of unseen and shared ones only");
-  a.option("bags-weight", "W", &o.lex.bags_weight, "weight of the bags block").range(0, 100);
-  a.option("lsa-weight", "W", &o.lex.lsa_weight, "weight of the LSA block").range(0, 100);
-  a.option("char-weight", "W", &o.lex.char_weight, "weight of the character n-gram block").range(0, 100);
-  a.flag("no-center", &o.no_center, "LSA block: do not subtract each language's mean");
-  a.option("remove-top", "K", &o.lex.post.remove_top, "LSA block: remove the K top principal components").range(0, 4095);
-  a.flag("no-whiten", &o.no_whiten, "LSA block: no ZCA whitening per language");
-  a.flag("no-cca", &o.no_cca, "LSA block: no CCA between the languages");
-  a.option("iterations", "N", &o.lex.ibm1_iterations, "IBM1 EM iterations").range(1, 100);
-  a.option("min-prob", "P", &o.lex.min_prob, "IBM1 entries kept per word: t >= P").range(0, 1);
-  a.option("top-k", "N", &o.lex.top_k, "IBM1 entries kept per word: at most N").range(1, 1000);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,11 +155,13 @@ int main(int argc, char** argv) {
                             cli::Common::kMaxLine | cli::Common::kInputs;
   cli::App& tr = app.subcommand("train", "train an encoder; the model goes to -o", "train -o MODEL [options] [BITEXT]");
   tr.group("Input");
-  tr.choice("kind", "KIND", &o.kind, {"lexical"}, "the encoder to train (neural kinds come from mt)");
+  tr.choice("kind", "KIND", &o.kind, {"lexical", "neural"},
+            "lexical (IBM1 bags, LSA, character n-grams: seconds) or neural (a Transformer dual encoder)");
   tr.option("dict", "FILE", &o.dicts, "a dictd bilingual dictionary (FreeDict .index), also repeated");
   tr.flag("dict-reverse", &o.dict_reverse, "the dictionaries' headwords are in the target language");
   tr.option("max-pairs", "N", &o.max_pairs, "train on the first N pairs of the bitext (0: all)");
   lexical_options(tr, o);
+  neural_options(tr, o);
   tr.common(c, kRun | cli::Common::kSeed | cli::Common::kLangs);
 
   cli::App& enc = app.subcommand("encode", "write one vector per line to a .npy file", "encode -m MODEL -o OUT.npy [options] [FILE]");

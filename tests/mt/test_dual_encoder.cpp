@@ -1,0 +1,139 @@
+// The neural dual encoder's objective and backward pass: the additive margin
+// softmax against a value worked by hand and against central finite
+// differences, then the whole encoder (pooling included) through the loss,
+// in double precision.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mt/encoder/contrastive_loss.h"
+#include "mt/encoder/dual_model.h"
+
+using namespace mt;
+using D = double;
+
+namespace {
+
+std::vector<D> randv(size_t n, uint64_t seed, D scale = 1) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<D> u(-scale, scale);
+  std::vector<D> v(n);
+  for (auto& x : v) x = u(g);
+  return v;
+}
+
+// Worst relative error of analytic[i] against (L(x+h) - L(x-h)) / 2h over up
+// to `samples` elements.
+D worst_error(std::vector<D>& x, const std::vector<D>& analytic, const std::function<D()>& loss, int samples = 40) {
+  const D h = 1e-5;
+  const size_t step = std::max<size_t>(1, x.size() / samples);
+  D worst = 0;
+  for (size_t i = 0; i < x.size(); i += step) {
+    const D keep = x[i];
+    x[i] = keep + h;
+    const D lp = loss();
+    x[i] = keep - h;
+    const D lm = loss();
+    x[i] = keep;
+    const D num = (lp - lm) / (2 * h);
+    worst = std::max(worst, std::abs(num - analytic[i]) / std::max({std::abs(num), std::abs(analytic[i]), 1e-7}));
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("contrastive loss: the value of orthogonal pairs, worked by hand") {
+  // u = v = the identity rows: cos = I, logits = s (I - m I) on the diagonal
+  // and 0 elsewhere, so each of the 2B cross-entropies is log(1 + e^-(s(1-m))).
+  const std::vector<D> u{1, 0, 0, 1};
+  const D s = 5, m = 0.2;
+  const ContrastiveResult r = contrastive_loss<D>(u.data(), u.data(), 2, 2, s, m, nullptr, nullptr);
+  CHECK(r.loss == doctest::Approx(std::log1p(std::exp(-s * (1 - m)))).epsilon(1e-12));
+  CHECK(r.correct_fwd == 2);
+  CHECK(r.correct_bwd == 2);
+}
+
+TEST_CASE("contrastive loss: the margin raises the loss, the scale sharpens it") {
+  const int B = 4, C = 3;
+  auto u = randv(B * C, 1), v = randv(B * C, 2);
+  const D plain = contrastive_loss<D>(u.data(), v.data(), B, C, 10, 0, nullptr, nullptr).loss;
+  const D margin = contrastive_loss<D>(u.data(), v.data(), B, C, 10, 0.3, nullptr, nullptr).loss;
+  CHECK(margin > plain);
+  // A batch of one pair has no negative: nothing to learn, loss 0.
+  CHECK(contrastive_loss<D>(u.data(), v.data(), 1, C, 10, 0.3, nullptr, nullptr).loss == doctest::Approx(0));
+}
+
+TEST_CASE("contrastive loss: gradient against finite differences, both directions") {
+  for (const D margin : {0.0, 0.35}) {
+    const int B = 5, C = 7;
+    auto u = randv(B * C, 3), v = randv(B * C, 4);
+    const D scale = 8, k = 0.7;  // k: the loss scale the trainer may pass
+    std::vector<D> du(B * C), dv(B * C);
+    contrastive_loss<D>(u.data(), v.data(), B, C, scale, margin, du.data(), dv.data(), k);
+    auto loss = [&] { return k * contrastive_loss<D>(u.data(), v.data(), B, C, scale, margin, nullptr, nullptr).loss; };
+    INFO("margin " << margin);
+    CHECK(worst_error(u, du, loss, 35) <= 1e-6);
+    CHECK(worst_error(v, dv, loss, 35) <= 1e-6);
+  }
+}
+
+TEST_CASE("dual encoder: parameter gradients through mean pooling and the loss") {
+  for (const bool pre : {true, false}) {
+    NeuralConfig cfg;
+    cfg.vocab = 11;
+    cfg.dim = 8;
+    cfg.heads = 2;
+    cfg.ffn_dim = 12;
+    cfg.layers = 2;
+    cfg.max_len = 8;
+    cfg.pre_norm = pre;
+    DualModel<D> model(cfg);
+    std::vector<D> p(model.layout().total());
+    init_params<D>(model.layout(), p.data(), 7);
+    // Layer norms' gains away from 1 and biases away from 0, so their
+    // gradients are checked too.
+    auto noise = randv(p.size(), 9, 0.1);
+    for (size_t i = 0; i < p.size(); ++i) p[i] += noise[i];
+    // Three pairs of different lengths (padding and the mean's divisor both matter).
+    const std::vector<std::vector<int32_t>> src{{4, 5, 6}, {7}, {8, 9, 10, 4, 5}}, trg{{5, 6}, {7, 8, 9}, {10}};
+    std::vector<const std::vector<int32_t>*> seqs;
+    for (const auto& s : src) seqs.push_back(&s);
+    for (const auto& s : trg) seqs.push_back(&s);
+    const int B = 3, C = cfg.dim;
+    auto loss = [&] {
+      std::vector<D> pooled(2 * B * C);
+      DualModel<D> m(cfg);
+      m.forward(p.data(), seqs, pooled.data());
+      return contrastive_loss<D>(pooled.data(), pooled.data() + B * C, B, C, 5, 0.2, nullptr, nullptr).loss;
+    };
+    std::vector<D> pooled(2 * B * C), dpooled(2 * B * C), g(p.size(), 0);
+    model.forward(p.data(), seqs, pooled.data());
+    contrastive_loss<D>(pooled.data(), pooled.data() + B * C, B, C, 5, 0.2, dpooled.data(), dpooled.data() + B * C);
+    model.backward(p.data(), g.data(), dpooled.data());
+    INFO(std::string(pre ? "pre-norm" : "post-norm"));
+    CHECK(worst_error(p, g, loss, 200) <= 1e-3);  // as the NMT gradient checks: h = 1e-5 noise on tiny gradients
+  }
+}
+
+TEST_CASE("dual encoder: a sentence's vector does not depend on the others of its batch") {
+  NeuralConfig cfg;
+  cfg.vocab = 11;
+  cfg.dim = 8;
+  cfg.heads = 2;
+  cfg.ffn_dim = 12;
+  cfg.layers = 1;
+  cfg.max_len = 8;
+  DualModel<D> model(cfg);
+  std::vector<D> p(model.layout().total());
+  init_params<D>(model.layout(), p.data(), 3);
+  const std::vector<int32_t> a{4, 5}, b{6, 7, 8, 9, 10};
+  std::vector<D> alone(8), both(16);
+  model.forward(p.data(), {&a}, alone.data());
+  model.forward(p.data(), {&a, &b}, both.data());
+  for (int c = 0; c < 8; ++c) CHECK(alone[c] == doctest::Approx(both[c]).epsilon(1e-12));
+}

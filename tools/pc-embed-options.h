@@ -1,0 +1,81 @@
+// pc-embed's option tables (included by tools/pc-embed.cpp alone): the
+// settings of each command and where they go.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "align/lexical_encoder.h"
+#include "libcorpus/core/cli.h"
+#include "mt/encoder/dual_train.h"
+
+namespace {
+
+namespace cli = corpus::cli;
+
+struct Opts {
+  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all", pooling = "cls";
+  std::vector<std::string> dicts;
+  bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
+  uint64_t max_pairs = 0;
+  align::LexicalOptions lex;
+  mt::DualTrainSettings neural;
+};
+
+void lexical_options(cli::App& a, Opts& o) {
+  a.group("Lexical encoder");
+  a.option("buckets", "N", &o.lex.buckets, "hashed dimensions of each half of the IBM1 bags block (0: none)").range(0, 1 << 20);
+  a.option("lsa-dim", "N", &o.lex.lsa_dim, "dimensions of the cross-lingual LSA block (0: none)").range(0, 4096);
+  a.option("char-buckets", "N", &o.lex.char_buckets, "hashed character n-gram dimensions (0: none)").range(0, 1 << 20);
+  a.choice("char-words", "WHICH", &o.char_words, {"all", "unseen"},
+           "character n-grams of all words, or of unseen and shared ones only");
+  a.option("bags-weight", "W", &o.lex.bags_weight, "weight of the bags block").range(0, 100);
+  a.option("lsa-weight", "W", &o.lex.lsa_weight, "weight of the LSA block").range(0, 100);
+  a.option("char-weight", "W", &o.lex.char_weight, "weight of the character n-gram block").range(0, 100);
+  a.flag("no-center", &o.no_center, "LSA block: do not subtract each language's mean");
+  a.option("remove-top", "K", &o.lex.post.remove_top, "LSA block: remove the K top principal components").range(0, 4095);
+  a.flag("no-whiten", &o.no_whiten, "LSA block: no ZCA whitening per language");
+  a.flag("no-cca", &o.no_cca, "LSA block: no CCA between the languages");
+  a.option("iterations", "N", &o.lex.ibm1_iterations, "IBM1 EM iterations").range(1, 100);
+  a.option("min-prob", "P", &o.lex.min_prob, "IBM1 entries kept per word: t >= P").range(0, 1);
+  a.option("top-k", "N", &o.lex.top_k, "IBM1 entries kept per word: at most N").range(1, 1000);
+}
+
+// --kind neural: the dual encoder (mt/encoder/dual_train.h).
+void neural_options(cli::App& a, Opts& o) {
+  mt::DualTrainSettings& s = o.neural;
+  a.group("Neural encoder: architecture");
+  a.option("vocab-size", "N", &s.vocab_size, "joint SentencePiece vocabulary (a soft limit on small data)").range(8, 1 << 20);
+  a.option("dim", "N", &s.dim, "model channels (the vector's dimension)").range(2, 65536);
+  a.option("heads", "N", &s.heads, "attention heads").range(1, 1024);
+  a.option("ffn-dim", "N", &s.ffn_dim, "feed-forward channels").range(1, 262144);
+  a.option("layers", "N", &s.layers, "Transformer layers").range(1, 64);
+  a.option("max-len", "N", &s.max_len, "pieces per sentence, EOS included; longer sentences are cut").range(4, 4096);
+  a.choice("activation", "F", &s.activation, {"relu", "swish", "gelu"}, "feed-forward activation");
+  a.choice("norm", "WHERE", &s.norm, {"pre", "post"}, "layer norm before (plus a final norm) or after each sublayer");
+  a.group("Neural encoder: training");
+  a.option("scale", "X", &s.scale, "cosines times X are the logits of the in-batch softmax").range(0.01, 1000);
+  a.option("margin", "M", &s.margin, "additive margin taken off each pair's own cosine").range(0, 2);
+  a.option("batch-pairs", "N", &s.batch_pairs, "pairs per step; each is a negative for the others").range(2, 65536);
+  a.option("grad-shards", "N", &s.grad_shards, "batch pieces with their own gradient, summed in order; "
+           "results depend on this, never on --threads").range(1, 256);
+  a.option("lr", "X", &s.lr, "peak learning rate").at_least(0);
+  a.option("warmup", "N", &s.warmup, "linear warm-up steps");
+  a.choice("decay", "D", &s.decay, {"inv-sqrt", "linear", "none"}, "after warm-up (linear: to 0 at --max-steps)");
+  a.option("weight-decay", "X", &s.weight_decay, "AdamW decoupled weight decay").at_least(0);
+  a.option("dropout", "X", &s.dropout, "dropout on embeddings and sublayer outputs").range(0, 1);
+  a.option("clip-norm", "X", &s.clip_norm, "clip the gradient's global norm to X (0: off)").at_least(0);
+  a.option("max-steps", "N", &s.max_steps, "stop after N steps in all (0: no limit)");
+  a.option("max-time", "SECONDS", &s.max_time, "stop this run after SECONDS (0: no limit)").at_least(0);
+  a.option("max-epochs", "N", &s.max_epochs, "stop after N epochs (0: no limit)");
+  a.option("valid-pairs", "N", &s.valid_pairs, "pairs held out of the seed (at most a tenth) for P@1; 0: none");
+  a.option("valid-every", "N", &s.valid_every, "steps between validations and checkpoints").at_least(1);
+  a.option("log-every", "N", &s.log_every, "steps between training-log records").at_least(1);
+  a.option("patience", "N", &s.patience, "stop after N validations without a better P@1 (0: never)").range(0, 1 << 20);
+  a.flag("resume", &s.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
+  a.option("log", "FILE", &s.log, "JSONL training log", "MODEL.log.jsonl");
+  a.option("plot", "FILE", &s.plot, "SVG plot of the loss and P@1 curves", "MODEL.svg");
+}
+
+}  // namespace
