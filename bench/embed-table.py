@@ -5,7 +5,8 @@
 
 Table 1: P@1 (en→X / X→en) by seed size for each encoder configuration of
 set A and the dictionary rows; table 2: the remaining configurations (all
-pairs), i.e. each post-processing step on and off; with training seconds."""
+pairs), i.e. each post-processing step on and off, and the neural encoder
+combined with the lexical one (bench/embed-neural.sh); with training seconds."""
 import csv
 import sys
 from collections import OrderedDict
@@ -28,7 +29,7 @@ def secs(r):
 
 print("| encoder | seed | " + " | ".join("en–%s P@1 | s" % l for l in langs) + " |")
 print("|---|---|" + "---:|---:|" * len(langs))
-for config in ("bags", "bags+chars", "lsa", "combined", "combined+dict"):
+for config in ("bags", "bags+chars", "lsa", "combined", "combined+dict", "neural"):
     for seed in ("2000", "10000", "all", "dict"):
         rs = [cell.get((l, seed, config)) for l in langs]
         if any(rs):
@@ -38,5 +39,5 @@ print("| configuration (all pairs) | " + " | ".join("en–%s P@1" % l for l in l
 print("|---|" + "---:|" * len(langs))
 seen = OrderedDict.fromkeys(r["config"] for r in rows if r["seed"] == "all" and ":" in r["config"])
 for config in ["lsa"] + list(k for k in seen if k.startswith("lsa:")) + ["combined"] + \
-        list(k for k in seen if k.startswith("combined:")):
+        list(k for k in seen if k.startswith("combined:")) + list(k for k in seen if k.startswith("neural+")):
     print("| %s | %s |" % (config, " | ".join(fmt(cell.get((l, "all", config))) for l in langs)))
