@@ -328,6 +328,26 @@ class DualTrainer {
   std::vector<nlohmann::ordered_json> log_;
 };
 
+// The encoder's config from the settings; ConfigError when the numbers do
+// not fit together (they are the caller's).
+NeuralConfig make_config(const DualTrainSettings& s, int vocab) {
+  NeuralConfig cfg;
+  cfg.vocab = vocab;
+  cfg.dim = s.dim;
+  cfg.heads = s.heads;
+  cfg.ffn_dim = s.ffn_dim;
+  cfg.layers = s.layers;
+  cfg.max_len = s.max_len;
+  cfg.activation = parse_activation(s.activation);
+  cfg.pre_norm = s.norm == "pre";
+  try {
+    cfg.validate();
+  } catch (const corpus::Error& e) {
+    throw corpus::ConfigError(e.what());
+  }
+  return cfg;
+}
+
 void check_settings(const DualTrainSettings& s) {
   auto bad = [](const std::string& what, const std::string& hint = {}) { throw corpus::ConfigError(what, hint); };
   if (s.max_len < 4 || s.max_len > 4096) bad(fmt::format("--max-len must be 4 to 4096, not {}", s.max_len));
@@ -336,7 +356,7 @@ void check_settings(const DualTrainSettings& s) {
   if (s.max_steps == 0 && s.max_time == 0 && s.max_epochs == 0 && (s.valid_pairs == 0 || s.patience == 0))
     bad("training would never stop", "give --max-steps, --max-time, --max-epochs, or --valid-pairs with --patience");
   parse_decay(s.decay);
-  parse_activation(s.activation);
+  make_config(s, std::max(s.vocab_size, 5));  // before minutes of SentencePiece training
 }
 
 }  // namespace
@@ -403,24 +423,15 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
   count("training pairs", train.size());
   if (s.valid_pairs > 0) count("held-out pairs", valid.size());
   if (s.valid_pairs > 0 && valid.size() < 2) {
+    if (s.max_steps == 0 && s.max_time == 0 && s.max_epochs == 0)
+      throw corpus::ConfigError(fmt::format("{} pairs are too few to hold some out, and training would never stop",
+                                            all.size()),
+                                "give --max-steps, --max-time or --max-epochs");
     info("too few pairs to hold some out: no validation");
     valid = Data{};
   }
 
-  NeuralConfig cfg;
-  cfg.vocab = tok.vocab_size();
-  cfg.dim = s.dim;
-  cfg.heads = s.heads;
-  cfg.ffn_dim = s.ffn_dim;
-  cfg.layers = s.layers;
-  cfg.max_len = s.max_len;
-  cfg.activation = parse_activation(s.activation);
-  cfg.pre_norm = s.norm == "pre";
-  try {
-    cfg.validate();
-  } catch (const corpus::Error& e) {
-    throw corpus::ConfigError(e.what());  // numbers the caller chose
-  }
+  const NeuralConfig cfg = make_config(s, tok.vocab_size());
   DualTrainer trainer(cfg, s, train, valid, spm, job);
   if (s.resume)
     trainer.resume(ckpt);
