@@ -70,6 +70,7 @@ void neural_options(cli::App& a, Opts& o) {
   a.option("max-time", "SECONDS", &s.max_time, "stop this run after SECONDS (0: no limit)").at_least(0);
   a.option("max-epochs", "N", &s.max_epochs, "stop after N epochs (0: no limit)");
   a.option("valid-pairs", "N", &s.valid_pairs, "pairs held out of the seed (at most a tenth) for P@1; 0: none");
+  a.option("valid", "FILE", &s.valid, "validation bitext TSV for P@1 instead of pairs held out of the seed");
   a.option("valid-every", "N", &s.valid_every, "steps between validations and checkpoints").at_least(1);
   a.option("log-every", "N", &s.log_every, "steps between training-log records").at_least(1);
   a.option("patience", "N", &s.patience, "stop after N validations without a better P@1 (0: never)").range(0, 1 << 20);

@@ -61,7 +61,13 @@ void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>&
   };
   const mt::DualTrainJob job{ctx.common().output, ctx.common().seed,
                              {{"tool", "pc-embed"}, {"command", ctx.provenance_command()}}};
-  const mt::DualTrainResult r = mt::train_dual_encoder(pairs, o.neural, job, ev);
+  std::vector<TextPair> valid;
+  if (!o.neural.valid.empty()) {
+    uint64_t skipped = 0;
+    ctx.note_input(o.neural.valid);
+    valid = read_text_pairs(*open_bitext(ctx, o.neural.valid), ctx.common().skip_bad, 0, &skipped);
+  }
+  const mt::DualTrainResult r = mt::train_dual_encoder(pairs, o.neural, job, ev, o.neural.valid.empty() ? nullptr : &valid);
   if (bar) std::fputs("\r\033[K", stderr);
   ctx.set_count("steps", static_cast<uint64_t>(r.state.step));
   ctx.info(fmt::format("stopped ({}) at step {}, epoch {}{}; training {:.1f} s", r.why, r.state.step, r.state.epoch,

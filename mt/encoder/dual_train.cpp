@@ -353,7 +353,7 @@ void check_settings(const DualTrainSettings& s) {
   if (s.max_len < 4 || s.max_len > 4096) bad(fmt::format("--max-len must be 4 to 4096, not {}", s.max_len));
   if (s.grad_shards < 1 || s.grad_shards > 256) bad("--grad-shards must be 1 to 256");
   if (s.batch_pairs < 2) bad("--batch-pairs must be at least 2: the other pairs of a batch are the negatives");
-  if (s.max_steps == 0 && s.max_time == 0 && s.max_epochs == 0 && (s.valid_pairs == 0 || s.patience == 0))
+  if (s.max_steps == 0 && s.max_time == 0 && s.max_epochs == 0 && ((s.valid_pairs == 0 && s.valid.empty()) || s.patience == 0))
     bad("training would never stop", "give --max-steps, --max-time, --max-epochs, or --valid-pairs with --patience");
   parse_decay(s.decay);
   make_config(s, std::max(s.vocab_size, 5));  // before minutes of SentencePiece training
@@ -362,7 +362,8 @@ void check_settings(const DualTrainSettings& s) {
 }  // namespace
 
 DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std::string>>& pairs,
-                                   const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev) {
+                                   const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev,
+                                   const std::vector<std::pair<std::string, std::string>>* valid_pairs) {
   auto count = [&](const std::string& key, uint64_t n) {
     if (ev.count) ev.count(key, n);
   };
@@ -406,7 +407,7 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
   count("pairs with pieces", all.size());
   if (empty) count("empty side (skipped)", empty);
   if (all.size() < 2) throw corpus::Error("fewer than 2 pairs with pieces on both sides", "give a larger seed bitext");
-  const size_t n_valid = std::min<size_t>(s.valid_pairs, all.size() / 10);
+  const size_t n_valid = valid_pairs ? 0 : std::min<size_t>(s.valid_pairs, all.size() / 10);
   std::vector<uint32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0u);
   const uint64_t vs = corpus::mix64(job.seed ^ 0x76616c6964ULL);
@@ -421,8 +422,21 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
     d.trg.push_back(std::move(all.trg[i]));
   }
   count("training pairs", train.size());
-  if (s.valid_pairs > 0) count("held-out pairs", valid.size());
-  if (s.valid_pairs > 0 && valid.size() < 2) {
+  if (valid_pairs) {
+    // Given validation pairs (say, of other sources than the seed's, so that
+    // the model is chosen by how it generalises).
+    for (const auto& [a, b] : *valid_pairs) {
+      auto x = neural_pieces(tok, a, s.max_len), y = neural_pieces(tok, b, s.max_len);
+      if (x.empty() || y.empty()) continue;
+      valid.src.push_back(std::move(x));
+      valid.trg.push_back(std::move(y));
+    }
+    count("validation pairs", valid.size());
+    if (valid.size() < 2) throw corpus::Error("fewer than 2 validation pairs with pieces on both sides");
+  } else if (s.valid_pairs > 0) {
+    count("held-out pairs", valid.size());
+  }
+  if (!valid_pairs && s.valid_pairs > 0 && valid.size() < 2) {
     if (s.max_steps == 0 && s.max_time == 0 && s.max_epochs == 0)
       throw corpus::ConfigError(fmt::format("{} pairs are too few to hold some out, and training would never stop",
                                             all.size()),

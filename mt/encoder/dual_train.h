@@ -11,7 +11,8 @@
 // in shard order, so the weights depend on grad_shards and the seed, never on
 // the thread count. Clipping, AdamW and the schedules are pc-nmt's
 // (mt/train/adamw.h). A held-out slice of the seed (chosen by the seed, never
-// trained on) is encoded every `valid_every` steps: P@1 of each source
+// trained on), or the pairs of a validation file, is encoded every
+// `valid_every` steps: P@1 of each source
 // against all held-out targets and back, their mean picks the best model and
 // drives early stopping. Checkpoints (MODEL.ckpt: weights, moments, state,
 // log) are written at each validation and at the end, and --resume continues
@@ -31,6 +32,7 @@ namespace mt {
 struct DualTrainSettings {
   int vocab_size = 8000, dim = 256, heads = 4, ffn_dim = 1024, layers = 2, max_len = 64;
   std::string activation = "gelu", norm = "pre", spm_type = "unigram", decay = "inv-sqrt", log, plot;
+  std::string valid;  // a validation bitext instead of the held-out slice (the tool reads it)
   double scale = 20, margin = 0.3;  // logits = scale * (cos - margin on the positive)
   int batch_pairs = 128, grad_shards = 4, patience = 5;
   uint64_t warmup = 200, max_steps = 0, max_epochs = 0, valid_every = 100, log_every = 100, valid_pairs = 500,
@@ -74,7 +76,10 @@ struct DualTrainResult {
 // Throws corpus::ConfigError for settings that cannot run, corpus::Error for
 // data that cannot train (no pair with pieces on both sides, a checkpoint of
 // another kind or config).
+// With `valid` (pairs of the --valid file), validation uses those pairs and
+// none is held out of the seed.
 DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std::string>>& pairs,
-                                   const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev);
+                                   const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev,
+                                   const std::vector<std::pair<std::string, std::string>>* valid = nullptr);
 
 }  // namespace mt
