@@ -10,12 +10,23 @@
 # (bench/align-gold.py --tsv), so the documents are real strings with
 # deletions and merges. The encoder is trained on the same train file.
 #
-# Usage: bench/align-scaling.sh [BUILD_DIR] [WORK_DIR]   (from the repository root)
+# With BASELINE=DIR, DIR/pc-align (an older build) is timed too, as method
+# "embedding (baseline)". With HUNALIGN=PATH (hunalign built by hand from
+# github.com/danielvarga/hunalign, not part of this repository), hunalign
+# with an empty dictionary on the same documents' sentences (written out by
+# bench/align-hunalign.py --write-only; only hunalign's own run is timed). A
+# run over 120 s is not repeated (hunalign's 100k document): that row is one
+# run, not a median.
+#
+# Usage: [BASELINE=DIR] [HUNALIGN=PATH] bench/align-scaling.sh [BUILD_DIR] [WORK_DIR]
+# (from the repository root)
 set -euo pipefail
 build=${1:-build/release}
 work=${2:-$(mktemp -d /tmp/align-scaling.XXXXXX)}
 bin=$(cd "$build" && pwd)/tools
 src=$(pwd)
+baseline=${BASELINE:+$(cd "$BASELINE" && pwd)}
+hunalign=${HUNALIGN:+$(realpath "$HUNALIGN")}
 mkdir -p "$work"
 cd "$work"
 [ -s split/en-de.train.tsv ] || bash "$src/scripts/make-package-split.sh" split de >&2
@@ -29,17 +40,30 @@ for n in 1000 10000 100000; do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+methods=(embedding length)
+[ -n "$baseline" ] && methods+=(baseline)
+if [ -n "$hunalign" ]; then
+  methods+=(hunalign)
+  for n in 1000 10000 100000; do
+    [ -s hun-$n/trg.0.txt ] || /usr/bin/python3 "$src/bench/align-hunalign.py" "$hunalign" doc-$n/pairs.jsonl hun-$n --write-only
+  done
+fi
 printf 'method\tsentences\tsrc_sents\ttime_s\tpeak_rss_mb\ttime_ratio\trss_ratio\n'
-for method in embedding length; do
-  args=(--method length)
-  [ $method = embedding ] && args=(--encoder enc-de.st)
+for method in "${methods[@]}"; do
   prev_t="" prev_m=""
   for n in 1000 10000 100000; do
+    case $method in
+      embedding) cmd=("$bin/pc-align" -q -j1 --encoder enc-de.st doc-$n/pairs.jsonl -o out.tsv) ;;
+      baseline) cmd=("$baseline/pc-align" -q -j1 --encoder enc-de.st doc-$n/pairs.jsonl -o out.tsv) ;;
+      length) cmd=("$bin/pc-align" -q -j1 --method length doc-$n/pairs.jsonl -o out.tsv) ;;
+      hunalign) cmd=(sh -c "exec \"\$0\" -utf hun-$n/empty.dic hun-$n/src.0.txt hun-$n/trg.0.txt > out.ladder 2> hun.err" "$hunalign") ;;
+    esac
     sents=$(/usr/bin/python3 -c "import json; d=json.loads(open('doc-$n/pairs.jsonl').readline()); print(len(d['src_sentences']))")
     : > runs
     for r in 1 2 3; do
-      /usr/bin/time -f '%e %M' -o one "$bin/pc-align" -q -j1 "${args[@]}" doc-$n/pairs.jsonl -o out.tsv
+      /usr/bin/time -f '%e %M' -o one "${cmd[@]}"
       cat one >> runs
+      awk '{ exit !($1 > 120) }' one && break
     done
     t=$(cut -d' ' -f1 runs | median)
     m=$(cut -d' ' -f2 runs | median | awk '{ printf "%.1f", $1 / 1024 }')
