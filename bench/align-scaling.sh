@@ -16,7 +16,10 @@
 # with an empty dictionary on the same documents' sentences (written out by
 # bench/align-hunalign.py --write-only; only hunalign's own run is timed). A
 # run over 120 s is not repeated (hunalign's 100k document): that row is one
-# run, not a median.
+# run, not a median; hunalign is killed after HUNALIGN_TIMEOUT seconds
+# (1800), which the row says.
+#
+# METHODS="length hunalign" times only those.
 #
 # Usage: [BASELINE=DIR] [HUNALIGN=PATH] bench/align-scaling.sh [BUILD_DIR] [WORK_DIR]
 # (from the repository root)
@@ -42,8 +45,9 @@ done
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 methods=(embedding length)
 [ -n "$baseline" ] && methods+=(baseline)
+[ -n "$hunalign" ] && methods+=(hunalign)
+[ -n "${METHODS:-}" ] && read -r -a methods <<< "$METHODS"
 if [ -n "$hunalign" ]; then
-  methods+=(hunalign)
   for n in 1000 10000 100000; do
     [ -s hun-$n/trg.0.txt ] || /usr/bin/python3 "$src/bench/align-hunalign.py" "$hunalign" doc-$n/pairs.jsonl hun-$n --write-only
   done
@@ -56,15 +60,22 @@ for method in "${methods[@]}"; do
       embedding) cmd=("$bin/pc-align" -q -j1 --encoder enc-de.st doc-$n/pairs.jsonl -o out.tsv) ;;
       baseline) cmd=("$baseline/pc-align" -q -j1 --encoder enc-de.st doc-$n/pairs.jsonl -o out.tsv) ;;
       length) cmd=("$bin/pc-align" -q -j1 --method length doc-$n/pairs.jsonl -o out.tsv) ;;
-      hunalign) cmd=(sh -c "exec \"\$0\" -utf hun-$n/empty.dic hun-$n/src.0.txt hun-$n/trg.0.txt > out.ladder 2> hun.err" "$hunalign") ;;
+      hunalign) cmd=(timeout "${HUNALIGN_TIMEOUT:-1800}" sh -c "exec \"\$0\" -utf hun-$n/empty.dic hun-$n/src.0.txt hun-$n/trg.0.txt > out.ladder 2> hun.err" "$hunalign") ;;
     esac
     sents=$(/usr/bin/python3 -c "import json; d=json.loads(open('doc-$n/pairs.jsonl').readline()); print(len(d['src_sentences']))")
     : > runs
+    killed=""
     for r in 1 2 3; do
-      /usr/bin/time -f '%e %M' -o one "${cmd[@]}"
-      cat one >> runs
-      awk '{ exit !($1 > 120) }' one && break
+      /usr/bin/time -f '%e %M' -o one "${cmd[@]}" || { [ $method = hunalign ] && killed=1; } || exit 1
+      grep -v '^Command' one >> runs
+      [ -n "$killed" ] && break
+      awk '{ exit !($1 > 120) }' runs && break
     done
+    if [ -n "$killed" ]; then
+      printf '%s\t%s\t%s\t>%s (killed, unfinished)\t>%s\t-\t-\n' $method $n $sents \
+        "$(cut -d' ' -f1 runs)" "$(cut -d' ' -f2 runs | awk '{ printf "%.1f", $1 / 1024 }')"
+      break
+    fi
     t=$(cut -d' ' -f1 runs | median)
     m=$(cut -d' ' -f2 runs | median | awk '{ printf "%.1f", $1 / 1024 }')
     tr=- mr=-
