@@ -14,7 +14,7 @@
 #   bench/embed-neural.sh [BIN [SPLIT_DIR [WORK]]]
 # Environment: LANGS (default "es de fr"), SEEDS (default "all"; also 2000,
 # 10000), NEURAL (extra training options, default "--max-time 1500"),
-# WEIGHTS (default "0.3 0.5 0.7 1"), REUSE=1 keeps a model WORK already holds
+# WEIGHTS (default "0.3 0.5 0.7 1 1.3"), REUSE=1 keeps a model WORK already holds
 # (its training time is read from WORK/neural-LANG-SEED.err).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,7 +24,7 @@ WORK=${3:-$(mktemp -d)}
 LANGS=${LANGS:-es de fr}
 SEEDS=${SEEDS:-all}
 NEURAL=${NEURAL:---max-time 1500}
-WEIGHTS=${WEIGHTS:-0.3 0.5 0.7 1}
+WEIGHTS=${WEIGHTS:-0.3 0.5 0.7 1 1.3}
 mkdir -p "$WORK"
 [ -s "$SPLIT/en-fr.test.tsv" ] || "$ROOT/scripts/make-package-split.sh" "$SPLIT" de es fr >&2
 
