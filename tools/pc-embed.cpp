@@ -28,8 +28,6 @@ using namespace align;
 
 namespace {
 
-std::unique_ptr<SentenceEncoder> open_encoder(const std::string& path) { return mt::open_sentence_encoder(path); }
-
 std::unique_ptr<BitextLines> open_bitext(cli::Context& ctx, const std::string& file) {
   return open_tsv_lines(cap_lines(open_input(file), ctx.common().max_line));
 }
@@ -116,7 +114,7 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
 void encode(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
   const cli::Common& c = ctx.common();
   if (c.output == "-") throw cli::UsageError("encode needs -o FILE.npy (a .npy header is written last)");
-  const auto e = open_encoder(o.model);
+  const auto e = mt::open_sentence_encoder(o.model);
   const std::string in = ctx.single_input(files, "pc-embed encode -m MODEL -o OUT.npy [options] [FILE]");
   npy::Writer out(c.output, e->dim(), npy::parse_dtype(o.dtype));
   const auto progress = [&ctx](uint64_t b, uint64_t r) { ctx.progress().update(b, r); };
@@ -132,7 +130,7 @@ void encode(cli::Context& ctx, const Opts& o, const std::vector<std::string>& fi
 }
 
 void score(cli::Context& ctx, const Opts& o, const std::vector<std::string>& files) {
-  const auto e = open_encoder(o.model);
+  const auto e = mt::open_sentence_encoder(o.model);
   auto in = open_bitext(ctx, ctx.single_input(files, "pc-embed score -m MODEL [options] [BITEXT]"));
   Output out(ctx.common().output);
   const EncodeCounts n = score_pairs(*in, *e, run_options(ctx, o), [&out](std::string_view s) { out.write(s); },
