@@ -71,30 +71,30 @@ void Ibm1Model::save(const std::string& path) const {
 
 namespace {
 
-[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+[[noreturn]] void corrupt_ibm1(const std::string& path, const std::string& what) {
   throw corpus::Error("inconsistent IBM1 model: " + what, "the file is damaged; train the model again").at(path);
 }
 
 void check_vocab(const std::string& path, const std::string& name, const VocabView& v) {
-  if (v.offsets.size() != v.counts.size() + 1 || v.counts.empty()) corrupt(path, name + " vocabulary sizes disagree");
+  if (v.offsets.size() != v.counts.size() + 1 || v.counts.empty()) corrupt_ibm1(path, name + " vocabulary sizes disagree");
   if (v.offsets[0] != 0 || v.offsets[1] != 0 || v.offsets.back() != v.bytes.size())
-    corrupt(path, name + " vocabulary offsets are out of range");
+    corrupt_ibm1(path, name + " vocabulary offsets are out of range");
   for (size_t i = 1; i < v.offsets.size(); ++i)
-    if (v.offsets[i] < v.offsets[i - 1]) corrupt(path, name + " vocabulary offsets decrease");
+    if (v.offsets[i] < v.offsets[i - 1]) corrupt_ibm1(path, name + " vocabulary offsets decrease");
   for (uint32_t i = 2; i < v.size(); ++i)
-    if (!(v.word(i - 1) < v.word(i))) corrupt(path, name + " vocabulary is not sorted");
+    if (!(v.word(i - 1) < v.word(i))) corrupt_ibm1(path, name + " vocabulary is not sorted");
 }
 
 void check_table(const std::string& path, const std::string& name, const TTable& t, uint32_t rows, uint32_t cols) {
-  if (t.indptr.size() != static_cast<size_t>(rows) + 1) corrupt(path, name + " has the wrong number of rows");
+  if (t.indptr.size() != static_cast<size_t>(rows) + 1) corrupt_ibm1(path, name + " has the wrong number of rows");
   if (t.indices.size() != t.values.size() || t.indptr[0] != 0 || t.indptr.back() != t.indices.size())
-    corrupt(path, name + " sizes disagree");
+    corrupt_ibm1(path, name + " sizes disagree");
   for (uint32_t r = 0; r < rows; ++r) {
-    if (t.indptr[r + 1] < t.indptr[r]) corrupt(path, name + " row pointers decrease");
+    if (t.indptr[r + 1] < t.indptr[r]) corrupt_ibm1(path, name + " row pointers decrease");
     auto c = t.cols(r);
     for (size_t k = 0; k < c.size(); ++k)
       if (c[k] >= cols || c[k] == 0 || (k && c[k] <= c[k - 1]))
-        corrupt(path, name + " row " + std::to_string(r) + " has bad column ids");
+        corrupt_ibm1(path, name + " row " + std::to_string(r) + " has bad column ids");
   }
 }
 
@@ -105,7 +105,7 @@ Ibm1Model Ibm1Model::load(const std::string& path) {
   f->expect(kFormat, kVersion, "pc-ibm1 train");
   Ibm1Model m;
   m.config = nlohmann::ordered_json::parse(f->meta("config"), nullptr, false);
-  if (m.config.is_discarded() || !m.config.is_object()) corrupt(path, "the config metadata is not a JSON object");
+  if (m.config.is_discarded() || !m.config.is_object()) corrupt_ibm1(path, "the config metadata is not a JSON object");
   m.path_ = path;
   check_ibm1_config(m.config, path);  // a damaged config is refused here, not when a setting is first read
   m.src = {f->get<uint64_t>("src.vocab.offsets", 1), f->get<uint8_t>("src.vocab.bytes", 1),

@@ -115,7 +115,7 @@ void put_bag(std::span<float> half, const SparseBag& bag, uint64_t space_seed) {
 
 constexpr uint64_t kSrcSpace = 0x5352430000000000ULL, kTrgSpace = 0x5452470000000000ULL, kCharSpace = 0x43484152ULL;
 
-[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+[[noreturn]] void corrupt_encoder(const std::string& path, const std::string& what) {
   throw corpus::Error("inconsistent lexical encoder: " + what, "the file is damaged; train the model again").at(path);
 }
 
@@ -131,18 +131,18 @@ void load_lang(const st::File& f, const std::string& p, LexicalLang& l, int d) {
   l.idf = copy_of<float>(f, p + ".vocab.idf");
   const uint64_t v = l.idf.size();
   if (l.offsets.size() != v + 1 || v == 0 || l.offsets[0] != 0 || l.offsets[1] != 0 || l.offsets.back() != l.bytes.size())
-    corrupt(f.path(), p + " vocabulary sizes disagree");
+    corrupt_encoder(f.path(), p + " vocabulary sizes disagree");
   for (size_t i = 1; i < l.offsets.size(); ++i)
-    if (l.offsets[i] < l.offsets[i - 1]) corrupt(f.path(), p + " vocabulary offsets decrease");
+    if (l.offsets[i] < l.offsets[i - 1]) corrupt_encoder(f.path(), p + " vocabulary offsets decrease");
   for (uint32_t i = 2; i < l.size(); ++i)
-    if (!(l.word(i - 1) < l.word(i))) corrupt(f.path(), p + " vocabulary is not sorted");
+    if (!(l.word(i - 1) < l.word(i))) corrupt_encoder(f.path(), p + " vocabulary is not sorted");
   if (d > 0) {
     const uint64_t ud = static_cast<uint64_t>(d);
     l.lsa_row = copy_of<uint32_t>(f, p + ".lsa.rows", {v});
     const auto& pi = f.info(p + ".lsa.proj", st::Dtype::kF32, 2);
-    if (pi.shape[1] != ud) corrupt(f.path(), p + ".lsa.proj has the wrong width");
+    if (pi.shape[1] != ud) corrupt_encoder(f.path(), p + ".lsa.proj has the wrong width");
     for (uint32_t r : l.lsa_row)
-      if (r != UINT32_MAX && r >= pi.shape[0]) corrupt(f.path(), p + ".lsa.rows points past .lsa.proj");
+      if (r != UINT32_MAX && r >= pi.shape[0]) corrupt_encoder(f.path(), p + ".lsa.rows points past .lsa.proj");
     l.proj = copy_of<float>(f, p + ".lsa.proj", {pi.shape[0], ud});
     l.mean = copy_of<float>(f, p + ".lsa.mean", {ud});
     l.post = copy_of<float>(f, p + ".lsa.post", {ud, ud});
@@ -155,22 +155,22 @@ void load_csr(const st::File& f, const std::string& p, LexicalCsr& t, uint32_t r
   t.values = copy_of<float>(f, p + ".values");
   if (t.indptr.size() != static_cast<size_t>(rows) + 1 || t.indptr[0] != 0 || t.indptr.back() != t.indices.size() ||
       t.indices.size() != t.values.size())
-    corrupt(f.path(), p + " sizes disagree");
+    corrupt_encoder(f.path(), p + " sizes disagree");
   for (uint32_t r = 0; r < rows; ++r)
-    if (t.indptr[r + 1] < t.indptr[r]) corrupt(f.path(), p + " rows decrease");
+    if (t.indptr[r + 1] < t.indptr[r]) corrupt_encoder(f.path(), p + " rows decrease");
   for (uint32_t c : t.indices)
-    if (c >= cols) corrupt(f.path(), p + " has a word id out of range");
+    if (c >= cols) corrupt_encoder(f.path(), p + " has a word id out of range");
 }
 
 int config_int(const nlohmann::ordered_json& c, const char* key, int lo, int hi, const std::string& path) {
   if (!c.contains(key) || !c[key].is_number_integer() || c[key].get<int64_t>() < lo || c[key].get<int64_t>() > hi)
-    corrupt(path, fmt::format("config \"{}\" is missing or outside {}..{}", key, lo, hi));
+    corrupt_encoder(path, fmt::format("config \"{}\" is missing or outside {}..{}", key, lo, hi));
   return c[key].get<int>();
 }
 
 float config_float(const nlohmann::ordered_json& c, const char* key, const std::string& path) {
   if (!c.contains(key) || !c[key].is_number() || !std::isfinite(c[key].get<double>()) || c[key].get<double>() < 0)
-    corrupt(path, fmt::format("config \"{}\" is missing or not a weight >= 0", key));
+    corrupt_encoder(path, fmt::format("config \"{}\" is missing or not a weight >= 0", key));
   return c[key].get<float>();
 }
 
@@ -288,22 +288,22 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load(const std::string& path) {
   t->buckets = config_int(c, "buckets", 0, 1 << 20, path);
   t->lsa_dim = config_int(c, "lsa_dim", 0, 1 << 14, path);
   t->char_buckets = config_int(c, "char_buckets", 0, 1 << 20, path);
-  if (t->buckets + t->lsa_dim + t->char_buckets == 0) corrupt(path, "every block has size 0");
+  if (t->buckets + t->lsa_dim + t->char_buckets == 0) corrupt_encoder(path, "every block has size 0");
   t->bags_weight = config_float(c, "bags_weight", path);
   t->lsa_weight = config_float(c, "lsa_weight", path);
   t->char_weight = config_float(c, "char_weight", path);
-  if (!c.contains("seed") || !c["seed"].is_number_unsigned()) corrupt(path, "config \"seed\" is missing");
+  if (!c.contains("seed") || !c["seed"].is_number_unsigned()) corrupt_encoder(path, "config \"seed\" is missing");
   t->seed = c["seed"].get<uint64_t>();
   if (!c.contains("char_words") || !c["char_words"].is_string() ||
       (c["char_words"] != "all" && c["char_words"] != "unseen"))
-    corrupt(path, "config \"char_words\" is not all or unseen");
+    corrupt_encoder(path, "config \"char_words\" is not all or unseen");
   t->char_all = c["char_words"] == "all";
   if (!c.contains("tokenize") || !c["tokenize"].is_string() || !c.contains("lowercase") || !c["lowercase"].is_boolean())
-    corrupt(path, "config \"tokenize\" or \"lowercase\" is missing");
+    corrupt_encoder(path, "config \"tokenize\" or \"lowercase\" is missing");
   try {
     t->tokenizer = {parse_token_mode(c["tokenize"].get<std::string>()), c["lowercase"].get<bool>()};
   } catch (const corpus::Error&) {
-    corrupt(path, "config \"tokenize\" is not icu or whitespace");
+    corrupt_encoder(path, "config \"tokenize\" is not icu or whitespace");
   }
   load_lang(f, "src", t->src, t->lsa_dim);
   load_lang(f, "trg", t->trg, t->lsa_dim);

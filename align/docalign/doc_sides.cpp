@@ -12,7 +12,8 @@
 namespace align {
 namespace {
 
-std::string lower(std::string_view s) {
+// A language code compared case-blind, with pt_BR and pt-BR the same.
+std::string lang_key(std::string_view s) {
   std::string r(s);
   for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::replace(r.begin(), r.end(), '_', '-');
@@ -22,7 +23,7 @@ std::string lower(std::string_view s) {
 }  // namespace
 
 bool same_language(std::string_view doc_lang, std::string_view want) {
-  const std::string d = lower(doc_lang), w = lower(want);
+  const std::string d = lang_key(doc_lang), w = lang_key(want);
   if (d == w) return !w.empty();
   return w.find('-') == std::string::npos && d.substr(0, d.find('-')) == w;
 }

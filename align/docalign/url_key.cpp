@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "libcorpus/core/url_host.h"
+#include "libcorpus/core/ascii.h"
 
 namespace align {
 namespace {
@@ -30,12 +31,6 @@ constexpr std::array<std::string_view, 6> kLangKeys = {"hl", "lang", "language",
 constexpr std::array<std::string_view, 9> kPageExts = {"asp", "aspx", "htm", "html", "jsp", "php", "shtml", "txt",
                                                         "xhtml"};
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
 bool all_of(std::string_view s, int (*pred)(int)) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
 }
@@ -55,7 +50,7 @@ bool in(const std::array<std::string_view, N>& a, std::string_view s) {
 
 UrlKeyer::UrlKeyer(std::vector<std::string> langs, bool iso_codes) : iso_(iso_codes) {
   for (const std::string& l : langs) {
-    std::string p = lower(l.substr(0, l.find_first_of("-_")));
+    std::string p = corpus::ascii_lower(l.substr(0, l.find_first_of("-_")));
     if (!p.empty() && std::find(given_.begin(), given_.end(), p) == given_.end()) given_.push_back(p);
   }
 }
@@ -63,7 +58,7 @@ UrlKeyer::UrlKeyer(std::vector<std::string> langs, bool iso_codes) : iso_(iso_co
 bool UrlKeyer::is_marker(std::string_view s, bool given_only) const {
   // primary[-_]sub[-_]sub: at most two subtags (zh-Hant-TW).
   size_t cut = s.find_first_of("-_");
-  const std::string primary = lower(s.substr(0, cut));
+  const std::string primary = corpus::ascii_lower(s.substr(0, cut));
   for (int subtags = 0; cut != std::string_view::npos; ++subtags) {
     if (subtags == 2) return false;
     s.remove_prefix(cut + 1);
@@ -90,7 +85,7 @@ std::string strip_file_name(const UrlKeyer& k, std::string_view name) {
     bool drop = false;
     if (i > 0 && k.is_marker(parts[i])) {
       // As the last part only after a page extension; inside, always.
-      drop = i + 1 < parts.size() || in(kPageExts, lower(parts[i - 1]));
+      drop = i + 1 < parts.size() || in(kPageExts, corpus::ascii_lower(parts[i - 1]));
     }
     if (drop) continue;
     std::string_view part = parts[i];
@@ -111,7 +106,7 @@ std::string strip_query(std::string_view q) {
     size_t amp = q.find('&', p);
     if (amp == std::string_view::npos) amp = q.size();
     const std::string_view param = q.substr(p, amp - p);
-    const std::string key = lower(param.substr(0, param.find('=')));
+    const std::string key = corpus::ascii_lower(param.substr(0, param.find('=')));
     if (!param.empty() && !in(kLangKeys, key)) {
       if (!out.empty()) out += '&';
       out += param;
@@ -134,7 +129,7 @@ std::string UrlKeyer::key(std::string_view url) const {
   const std::string_view path = rest.substr(0, qpos);
   const std::string_view query = qpos == std::string_view::npos ? std::string_view() : rest.substr(qpos + 1);
 
-  std::string out = lower(host);
+  std::string out = corpus::ascii_lower(host);
   // fr.wikipedia.org, fr.m.wikipedia.org: a code as the first of 3+ labels.
   const size_t dot = out.find('.');
   if (dot != std::string::npos && std::count(out.begin(), out.end(), '.') >= 2 && out[0] != '[' &&

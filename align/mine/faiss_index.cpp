@@ -26,7 +26,7 @@ namespace align::mine {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'C', 'M', 'I', 'N', 'E', 'I', 'X'};
+constexpr char kIndexMagic[8] = {'P', 'C', 'M', 'I', 'N', 'E', 'I', 'X'};
 // Queries per FAISS call: fixed, so what FAISS sees never depends on threads.
 constexpr uint64_t kBatch = 16384;
 
@@ -197,7 +197,7 @@ VectorIndex VectorIndex::empty_copy() const {
 void VectorIndex::save(const std::string& path, const ShardInfo& info) const {
   faiss::VectorIOWriter w;
   faiss::write_index(impl_->ix.get(), &w);
-  std::string h(kMagic, sizeof kMagic);
+  std::string h(kIndexMagic, sizeof kIndexMagic);
   put<uint32_t>(h, 1);
   put<uint32_t>(h, static_cast<uint32_t>(dim_));
   put<int64_t>(h, first_id_);
@@ -219,7 +219,7 @@ VectorIndex VectorIndex::load(const std::string& path, const IndexOptions& opt, 
   char buf[1 << 16];
   for (size_t n; (n = src->read(buf, sizeof buf)) > 0;) s.append(buf, n);
   constexpr size_t kFixed = 8 + 4 + 4 + 8 + 8 + 8 + 4 + 4 + 4;
-  if (s.size() < kFixed || std::memcmp(s.data(), kMagic, 8) != 0)
+  if (s.size() < kFixed || std::memcmp(s.data(), kIndexMagic, 8) != 0)
     throw corpus::Error("not a pc-mine index shard (no PCMINEIX header)", "give a file written by pc-mine index")
         .at(path);
   if (get<uint32_t>(s, 8) != 1)

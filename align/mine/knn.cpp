@@ -15,7 +15,7 @@ namespace align::mine {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'C', 'K', 'N', 'N', '0', '0', '1'};
+constexpr char kKnnMagic[8] = {'P', 'C', 'K', 'N', 'N', '0', '0', '1'};
 constexpr size_t kHeader = 8 + 8 + 4 + 4 + 8;
 
 }  // namespace
@@ -100,7 +100,7 @@ KnnLists concat(const std::vector<KnnLists>& parts, const std::vector<std::strin
 }
 
 void write_knn(const std::string& path, const KnnLists& l) {
-  std::string h(kMagic, sizeof kMagic);
+  std::string h(kKnnMagic, sizeof kKnnMagic);
   put<uint64_t>(h, l.queries);
   put<uint32_t>(h, l.k);
   put<uint32_t>(h, 0);
@@ -117,7 +117,7 @@ KnnLists read_knn(const std::string& path) {
   std::string s;
   char buf[1 << 16];
   for (size_t n; (n = src->read(buf, sizeof buf)) > 0;) s.append(buf, n);
-  if (s.size() < kHeader || std::memcmp(s.data(), kMagic, sizeof kMagic) != 0)
+  if (s.size() < kHeader || std::memcmp(s.data(), kKnnMagic, sizeof kKnnMagic) != 0)
     throw corpus::Error("not a top-k list file (no PCKNN001 header)", "give a file written by pc-mine search").at(path);
   KnnLists l;
   l.queries = get<uint64_t>(s, 8);

@@ -7,6 +7,12 @@
 
 namespace align::sentalign {
 
+std::vector<uint64_t> length_prefix(const std::vector<uint32_t>& len) {
+  std::vector<uint64_t> p(len.size() + 1, 0);
+  for (size_t i = 0; i < len.size(); ++i) p[i + 1] = p[i] + len[i];
+  return p;
+}
+
 std::vector<BeadType> bead_types(int max_bead) {
   std::vector<BeadType> t;
   for (int x = 1; x < max_bead; ++x)

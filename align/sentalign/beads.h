@@ -85,4 +85,8 @@ struct RecursionOptions {
 // `final_types` directly.
 std::vector<Bead> recursive_align(Level& top, const std::vector<BeadType>& final_types, const RecursionOptions& opt);
 
+// Running sums of sentence lengths: p[i] = len[0] + ... + len[i-1], so the
+// characters of sentences [b, b + l) are p[b + l] - p[b].
+std::vector<uint64_t> length_prefix(const std::vector<uint32_t>& len);
+
 }  // namespace align::sentalign

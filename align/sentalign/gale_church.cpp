@@ -11,12 +11,6 @@ namespace {
 
 constexpr double kVariance = 6.8;
 
-std::vector<uint64_t> prefix(const std::vector<uint32_t>& len) {
-  std::vector<uint64_t> p(len.size() + 1, 0);
-  for (size_t i = 0; i < len.size(); ++i) p[i + 1] = p[i] + len[i];
-  return p;
-}
-
 double ratio(const std::vector<uint64_t>& s, const std::vector<uint64_t>& t) {
   return s.back() && t.back() ? static_cast<double>(t.back()) / static_cast<double>(s.back()) : 1.0;
 }
@@ -43,7 +37,7 @@ namespace {
 class LengthLevel final : public Level {
  public:
   LengthLevel(std::vector<uint32_t> s, std::vector<uint32_t> t, double c)
-      : s_(std::move(s)), t_(std::move(t)), ps_(prefix(s_)), pt_(prefix(t_)), c_(c) {}
+      : s_(std::move(s)), t_(std::move(t)), ps_(length_prefix(s_)), pt_(length_prefix(t_)), c_(c) {}
   uint32_t n() const override { return static_cast<uint32_t>(s_.size()); }
   uint32_t m() const override { return static_cast<uint32_t>(t_.size()); }
   void prepare(const Band&) override {}
@@ -70,14 +64,14 @@ class LengthLevel final : public Level {
 
 std::vector<Bead> align_lengths(const std::vector<uint32_t>& src, const std::vector<uint32_t>& trg,
                                 const LengthOptions& opt) {
-  LengthLevel top(src, trg, ratio(prefix(src), prefix(trg)));
+  LengthLevel top(src, trg, ratio(length_prefix(src), length_prefix(trg)));
   const std::vector<BeadType> types{{1, 1}, {1, 0}, {0, 1}, {2, 1}, {1, 2}, {2, 2}};
   return recursive_align(top, types, opt.recursion);
 }
 
 std::vector<double> length_scores(const std::vector<uint32_t>& src, const std::vector<uint32_t>& trg,
                                   const std::vector<Bead>& beads) {
-  const auto ps = prefix(src), pt = prefix(trg);
+  const auto ps = length_prefix(src), pt = length_prefix(trg);
   const double c = ratio(ps, pt);
   std::vector<double> out;
   out.reserve(beads.size());

@@ -125,12 +125,6 @@ OverlapVectors halve(const OverlapVectors& v) {
   return h;
 }
 
-std::vector<uint64_t> prefix(const std::vector<uint32_t>& len) {
-  std::vector<uint64_t> p(len.size() + 1, 0);
-  for (size_t i = 0; i < len.size(); ++i) p[i + 1] = p[i] + len[i];
-  return p;
-}
-
 class EmbeddingLevel final : public Level {
  public:
   using Side = std::shared_ptr<const OverlapVectors>;
@@ -140,8 +134,8 @@ class EmbeddingLevel final : public Level {
     ns_ = norms(*s_, *t_, o.norm_samples, rng);
     nt_ = norms(*t_, *s_, o.norm_samples, rng);
     if (o.length_weight > 0 && s_->lengths.size() == s_->n && t_->lengths.size() == t_->n && s_->n && t_->n) {
-      ls_ = prefix(s_->lengths);
-      lt_ = prefix(t_->lengths);
+      ls_ = length_prefix(s_->lengths);
+      lt_ = length_prefix(t_->lengths);
       ratio_ = ls_.back() && lt_.back() ? static_cast<double>(lt_.back()) / static_cast<double>(ls_.back()) : 1.0;
     }
   }

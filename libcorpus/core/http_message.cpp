@@ -7,17 +7,17 @@
 #include <fmt/format.h>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/ascii.h"
 
 namespace corpus {
 
 namespace {
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   return true;
 }
 
@@ -148,7 +148,7 @@ std::string decode_http_body(const HttpResponse& r, uint64_t max_bytes, std::str
     body = dechunked;
   }
   std::string ce(trim(r.header("Content-Encoding")));
-  for (char& c : ce) c = lower(c);
+  for (char& c : ce) c = ascii_lower(c);
   if (ce.empty() || ce == "identity") {
     if (body.size() > max_bytes) return "too large";
     out.assign(body);
@@ -162,7 +162,7 @@ std::string decode_http_body(const HttpResponse& r, uint64_t max_bytes, std::str
 std::string mime_type_of(std::string_view ct) {
   size_t semi = ct.find(';');
   std::string m(trim(ct.substr(0, semi)));
-  for (char& c : m) c = lower(c);
+  for (char& c : m) c = ascii_lower(c);
   return m;
 }
 

@@ -6,6 +6,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/line_pipeline.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/ascii.h"
 
 namespace corpus {
 
@@ -14,12 +15,6 @@ namespace {
 constexpr const char* kColumnsProp = "x-paracorp-columns";
 constexpr const char* kHeaderProp = "x-paracorp-tsv-header";
 constexpr const char* kSkipHint = "fix the record, or pass --skip-bad to skip such records";
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 std::string join(const std::vector<std::string>& v, char sep) {
   std::string s;
@@ -30,7 +25,7 @@ std::string join(const std::vector<std::string>& v, char sep) {
 }  // namespace
 
 bool same_language(std::string_view a, std::string_view b) {
-  std::string x = lower(a), y = lower(b);
+  std::string x = ascii_lower(a), y = ascii_lower(b);
   for (auto& c : x) if (c == '_') c = '-';
   for (auto& c : y) if (c == '_') c = '-';
   if (x == y) return true;
@@ -41,18 +36,16 @@ bool same_language(std::string_view a, std::string_view b) {
 
 namespace {
 
-bool ascii_lower(char c) { return c >= 'a' && c <= 'z'; }
-bool ascii_alpha(char c) { return ascii_lower(c) || (c >= 'A' && c <= 'Z'); }
 
 // A language code at s[i]: 2-3 lower-case letters, optionally "_" and 2-4
 // letters (pt_BR, zh_Hant). Returns the end, or npos.
 size_t lang_code_end(std::string_view s, size_t i) {
   size_t j = i;
-  while (j < s.size() && j - i < 3 && ascii_lower(s[j])) ++j;
+  while (j < s.size() && j - i < 3 && is_ascii_lower(s[j])) ++j;
   if (j - i < 2) return std::string_view::npos;
   if (j < s.size() && s[j] == '_') {
     size_t k = j + 1;
-    while (k < s.size() && k - j - 1 < 4 && ascii_alpha(s[k])) ++k;
+    while (k < s.size() && k - j - 1 < 4 && is_ascii_alpha(s[k])) ++k;
     if (k - j - 1 >= 2) j = k;
   }
   return j;
@@ -88,7 +81,7 @@ std::string lang_from_suffix(const std::string& path) {
   const size_t dot = base.rfind('.');
   if (dot == std::string::npos) return {};
   const std::string code = base.substr(dot + 1);
-  if (code.size() < 2 || code.size() > 3 || !std::all_of(code.begin(), code.end(), ascii_lower)) return {};
+  if (code.size() < 2 || code.size() > 3 || !std::all_of(code.begin(), code.end(), is_ascii_lower)) return {};
   for (const char* ext : {"txt", "tsv", "tmx", "xml", "csv", "out", "raw", "tok", "bpe", "spm", "log", "dat", "doc"})
     if (code == ext) return {};
   return code;
@@ -149,14 +142,14 @@ namespace {
 
 const TmxVariant* find_variant(const TmxUnit& u, const std::string& lang) {
   for (const auto& v : u.variants)
-    if (lower(v.lang) == lower(lang)) return &v;
+    if (ascii_lower(v.lang) == ascii_lower(lang)) return &v;
   for (const auto& v : u.variants)
     if (same_language(v.lang, lang)) return &v;
   return nullptr;
 }
 
 std::string column_for_prop(std::string_view type) {
-  std::string n = lower(type);
+  std::string n = ascii_lower(type);
   for (auto& c : n)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) c = '_';
   if (is_known_column(n)) return n;
@@ -175,7 +168,7 @@ ConvertStats tmx_to_tsv(ByteSource& in, Output& out, const TmxToTsvOptions& opt,
   TmxReader reader(in);
   const TmxHeader& h = reader.header();
   std::string src = opt.src_lang, trg = opt.trg_lang;
-  if (src.empty() && lower(h.srclang) != "*all*") src = h.srclang;
+  if (src.empty() && ascii_lower(h.srclang) != "*all*") src = h.srclang;
 
   std::vector<std::string> columns;
   bool header_line = true;

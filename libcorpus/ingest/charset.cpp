@@ -10,17 +10,11 @@
 #include <fmt/format.h>
 
 #include "libcorpus/core/utf8.h"
+#include "libcorpus/core/ascii.h"
 
 namespace corpus {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  return r;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"' || s.front() == '\''))
@@ -33,7 +27,7 @@ std::string_view trim(std::string_view s) {
 
 // "charset=xyz" anywhere in `s` (case-insensitive), value up to ; " ' space >.
 std::string find_charset_param(std::string_view s) {
-  std::string l = lower(s);
+  std::string l = ascii_lower(s);
   size_t p = l.find("charset");
   while (p != std::string::npos) {
     size_t q = p + 7;
@@ -53,7 +47,7 @@ std::string find_charset_param(std::string_view s) {
 }
 
 std::string whatwg_label(std::string label) {
-  label = lower(trim(label));
+  label = ascii_lower(trim(label));
   if (label == "iso-8859-1" || label == "iso8859-1" || label == "latin1" || label == "l1" ||
       label == "us-ascii" || label == "ascii" || label == "iso_8859-1" || label == "cp1252")
     return "windows-1252";
@@ -100,7 +94,7 @@ std::string charset_from_content_type(std::string_view ct) { return find_charset
 
 std::string charset_from_meta(std::string_view html) {
   std::string_view head = html.substr(0, 4096);
-  std::string l = lower(head);
+  std::string l = ascii_lower(head);
   size_t p = l.find("<meta");
   while (p != std::string::npos) {
     size_t e = l.find('>', p);
@@ -124,7 +118,7 @@ std::string detect_charset(std::string_view bytes) {
   std::string_view sample = bytes.substr(0, 65536);
   if (uchardet_handle_data(handle.h, sample.data(), sample.size()) != 0) return "";
   uchardet_data_end(handle.h);
-  return lower(uchardet_get_charset(handle.h));
+  return ascii_lower(uchardet_get_charset(handle.h));
 }
 
 std::string convert_to_utf8(std::string_view bytes, std::string_view label_in, std::string& out) {

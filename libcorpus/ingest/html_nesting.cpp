@@ -1,4 +1,5 @@
 #include "libcorpus/ingest/html_nesting.h"
+#include "libcorpus/core/ascii.h"
 
 #include <gumbo.h>
 
@@ -69,28 +70,25 @@ static_assert(std::is_sorted(std::begin(kKnown), std::end(kKnown),
                              [](const Known& a, const Known& b) { return a.name < b.name; }),
               "kKnown stays in name order (KnownIndex finds names by hash)");
 
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
 // The end of the tag whose name starts at `p` (just past '>'), with the
 // tokenizer's attribute states, so a '>' or '<' inside a quoted value does
 // not end the tag; npos when the page ends first (the tokenizer drops it).
 size_t tag_end(std::string_view s, size_t p, bool& self_closing, std::string_view& attrs) {
   const size_t n = s.size();
-  while (p < n && !is_ws(s[p]) && s[p] != '/' && s[p] != '>') ++p;
+  while (p < n && !is_html_space(s[p]) && s[p] != '/' && s[p] != '>') ++p;
   const size_t a = p;
   bool before_value = false, unquoted = false, slash = false;
   for (; p < n; ++p) {
     const char c = s[p];
     if (unquoted) {  // a '/' in an unquoted value is part of it
       if (c == '>') break;
-      unquoted = !is_ws(c);
+      unquoted = !is_html_space(c);
       continue;
     }
     if (c == '>') break;
     if (before_value) {
-      if (is_ws(c)) continue;
+      if (is_html_space(c)) continue;
       before_value = false;
       slash = false;
       if (c == '"' || c == '\'') {
@@ -116,8 +114,8 @@ size_t raw_text_end(std::string_view s, size_t from, std::string_view name) {
     size_t q = p + 2 + name.size();
     if (q >= s.size()) return std::string_view::npos;
     bool same = true;
-    for (size_t k = 0; k < name.size() && same; ++k) same = lower(s[p + 2 + k]) == name[k];
-    if (same && (is_ws(s[q]) || s[q] == '/' || s[q] == '>')) return p;
+    for (size_t k = 0; k < name.size() && same; ++k) same = ascii_lower(s[p + 2 + k]) == name[k];
+    if (same && (is_html_space(s[q]) || s[q] == '/' || s[q] == '>')) return p;
   }
   return std::string_view::npos;
 }
@@ -128,21 +126,21 @@ bool font_breaks_out(std::string_view attrs) {
   size_t p = 0;
   const size_t n = attrs.size();
   while (p < n) {
-    while (p < n && (is_ws(attrs[p]) || attrs[p] == '/')) ++p;
+    while (p < n && (is_html_space(attrs[p]) || attrs[p] == '/')) ++p;
     size_t b = p;
-    while (p < n && !is_ws(attrs[p]) && attrs[p] != '=' && attrs[p] != '/') ++p;
+    while (p < n && !is_html_space(attrs[p]) && attrs[p] != '=' && attrs[p] != '/') ++p;
     std::string name;
-    for (size_t k = b; k < p; ++k) name += lower(attrs[k]);
+    for (size_t k = b; k < p; ++k) name += ascii_lower(attrs[k]);
     if (name == "color" || name == "face" || name == "size") return true;
-    while (p < n && is_ws(attrs[p])) ++p;
+    while (p < n && is_html_space(attrs[p])) ++p;
     if (p < n && attrs[p] == '=') {
       ++p;
-      while (p < n && is_ws(attrs[p])) ++p;
+      while (p < n && is_html_space(attrs[p])) ++p;
       if (p < n && (attrs[p] == '"' || attrs[p] == '\'')) {
         size_t q = attrs.find(attrs[p], p + 1);
         p = q == std::string_view::npos ? n : q + 1;
       } else {
-        while (p < n && !is_ws(attrs[p])) ++p;
+        while (p < n && !is_html_space(attrs[p])) ++p;
       }
     }
     if (p == b) ++p;
@@ -568,7 +566,7 @@ size_t Estimator::run(std::string_view s) {
         !in_select()) {
       const size_t e = std::min(i, n);
       for (size_t k = text; k < e; ++k)
-        if (!is_ws(s[k])) {
+        if (!is_html_space(s[k])) {
           reconstruct();
           break;
         }
@@ -595,7 +593,7 @@ size_t Estimator::run(std::string_view s) {
       i = e + 1;
       continue;
     }
-    if (c == '?' || (c == '/' && i + 2 < n && !is_alpha(s[i + 2]))) {
+    if (c == '?' || (c == '/' && i + 2 < n && !is_ascii_alpha(s[i + 2]))) {
       size_t e = s.find('>', i);
       if (e == std::string_view::npos) break;
       i = e + 1;
@@ -603,7 +601,7 @@ size_t Estimator::run(std::string_view s) {
     }
     const bool end = c == '/';
     const size_t b = i + (end ? 2 : 1);
-    if (b >= n || !is_alpha(s[b])) {
+    if (b >= n || !is_ascii_alpha(s[b])) {
       i = b;
       continue;
     }
@@ -612,7 +610,7 @@ size_t Estimator::run(std::string_view s) {
     size_t e = tag_end(s, b, self_closing, attrs);
     if (e == std::string_view::npos) break;
     name_.clear();
-    for (size_t p = b; p < n && !is_ws(s[p]) && s[p] != '/' && s[p] != '>'; ++p) name_ += lower(s[p]);
+    for (size_t p = b; p < n && !is_html_space(s[p]) && s[p] != '/' && s[p] != '>'; ++p) name_ += ascii_lower(s[p]);
     const uint32_t id = intern(name_);
     i = e;
     if (end) {

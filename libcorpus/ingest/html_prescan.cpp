@@ -1,4 +1,5 @@
 #include "libcorpus/ingest/html_prescan.h"
+#include "libcorpus/core/ascii.h"
 
 #include <algorithm>
 #include <cstring>
@@ -52,15 +53,12 @@ size_t gumbo_replaced(std::string_view s, size_t i) {
 }
 
 // HTML white space for the tokenizer; CR counts, since gumbo turns it into LF first.
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_alnum(char c) { return is_alpha(c) || (c >= '0' && c <= '9'); }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+bool is_alnum(char c) { return is_ascii_alpha(c) || (c >= '0' && c <= '9'); }
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != b[i]) return false;
+    if (ascii_lower(a[i]) != b[i]) return false;
   return true;
 }
 bool name_in(std::string_view name, std::initializer_list<std::string_view> set) {
@@ -77,7 +75,7 @@ bool istarts_with(std::string_view s, size_t at, std::string_view lower_prefix) 
 size_t find_end_tag(std::string_view s, size_t from, std::string_view name) {
   for (size_t p = s.find("</", from); p != std::string_view::npos; p = s.find("</", p + 2)) {
     size_t q = p + 2 + name.size();
-    if (q < s.size() && istarts_with(s, p + 2, name) && (is_ws(s[q]) || s[q] == '/' || s[q] == '>')) return p;
+    if (q < s.size() && istarts_with(s, p + 2, name) && (is_html_space(s[q]) || s[q] == '/' || s[q] == '>')) return p;
   }
   return std::string_view::npos;
 }
@@ -95,7 +93,7 @@ struct Tag {
 bool read_tag(std::string_view s, size_t p, Tag& t) {
   const size_t n = s.size();
   size_t b = p;
-  while (p < n && !is_ws(s[p]) && s[p] != '/' && s[p] != '>') ++p;
+  while (p < n && !is_html_space(s[p]) && s[p] != '/' && s[p] != '>') ++p;
   t.name = s.substr(b, p - b);
   t.attrs.clear();
   t.self_closing = false;
@@ -106,20 +104,20 @@ bool read_tag(std::string_view s, size_t p, Tag& t) {
     char c = s[p];
     switch (st) {
       case kBeforeName:
-        if (is_ws(c)) break;
+        if (is_html_space(c)) break;
         if (c == '/') { st = kSelfClosing; break; }
         if (c == '>') { t.end = p + 1; return true; }
         attr = p;
         st = kName;
         break;
       case kName:
-        if (is_ws(c)) { st = kAfterName; break; }
+        if (is_html_space(c)) { st = kAfterName; break; }
         if (c == '/') { end_attr(p); st = kSelfClosing; break; }
         if (c == '=') { st = kBeforeValue; break; }
         if (c == '>') { end_attr(p); t.end = p + 1; return true; }
         break;
       case kAfterName:
-        if (is_ws(c)) break;
+        if (is_html_space(c)) break;
         if (c == '/') { end_attr(p); st = kSelfClosing; break; }
         if (c == '=') { st = kBeforeValue; break; }
         if (c == '>') { end_attr(p); t.end = p + 1; return true; }
@@ -128,7 +126,7 @@ bool read_tag(std::string_view s, size_t p, Tag& t) {
         st = kName;
         break;
       case kBeforeValue:
-        if (is_ws(c)) break;
+        if (is_html_space(c)) break;
         if (c == '>') { end_attr(p); t.end = p + 1; return true; }
         if (c == '"' || c == '\'') {
           size_t q = s.find(c, p + 1);
@@ -139,7 +137,7 @@ bool read_tag(std::string_view s, size_t p, Tag& t) {
           continue;
         }
         // unquoted: up to white space or '>'
-        while (p < n && !is_ws(s[p]) && s[p] != '>') ++p;
+        while (p < n && !is_html_space(s[p]) && s[p] != '>') ++p;
         end_attr(p);
         st = kBeforeName;
         continue;
@@ -185,9 +183,9 @@ class Prescanner {
         i += w;
         continue;
       }
-      if (is_ws(c)) {
+      if (is_html_space(c)) {
         bool line = false;
-        for (; i < n && is_ws(s_[i]); ++i) line |= s_[i] == '\n' || s_[i] == '\r';
+        for (; i < n && is_html_space(s_[i]); ++i) line |= s_[i] == '\n' || s_[i] == '\r';
         o_.html += line ? '\n' : ' ';
         continue;
       }
@@ -195,7 +193,7 @@ class Prescanner {
       for (; j < n; ++j) {
         char d = s_[j];
         if (d == '<' || d == '&' || d == '\r' || d == '\0' || gumbo_replaced(s_, j)) break;
-        if (!is_ws(d)) last = j;
+        if (!is_html_space(d)) last = j;
       }
       text(i, last + 1);
       i = last + 1;
@@ -238,11 +236,11 @@ class Prescanner {
       if (i + 2 >= n) return rest(i);
       char d = s_[i + 2];
       if (d == '>') return i + 3;  // "</>" is dropped by the tokenizer
-      if (!is_alpha(d)) return bogus_comment(i);
+      if (!is_ascii_alpha(d)) return bogus_comment(i);
       if (!read_tag(s_, i + 2, tag_)) return rest(i);
       return end_tag(i, tag_);
     }
-    if (!is_alpha(c)) {  // a '<' that starts no tag is text
+    if (!is_ascii_alpha(c)) {  // a '<' that starts no tag is text
       o_.html += '<';
       return i + 1;
     }
@@ -336,7 +334,7 @@ class Prescanner {
 
   std::string lower_name(std::string_view name) {
     std::string r(name);
-    for (char& c : r) c = lower(c);
+    for (char& c : r) c = ascii_lower(c);
     return r;
   }
 

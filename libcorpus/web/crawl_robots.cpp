@@ -1,16 +1,11 @@
 #include "libcorpus/web/crawl_robots.h"
+#include "libcorpus/core/ascii.h"
 
 #include <cstdlib>
 
 namespace corpus {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -52,7 +47,7 @@ RobotsRules RobotsRules::disallow_all() {
 }
 
 RobotsRules RobotsRules::parse(std::string_view text, std::string_view agent_in) {
-  std::string agent = lower(agent_in);
+  std::string agent = ascii_lower(agent_in);
   struct Group {
     std::vector<std::string> agents;
     std::vector<Rule> rules;
@@ -71,11 +66,11 @@ RobotsRules RobotsRules::parse(std::string_view text, std::string_view agent_in)
     if (hash != std::string_view::npos) line = line.substr(0, hash);
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    std::string key = lower(trim(line.substr(0, colon)));
+    std::string key = ascii_lower(trim(line.substr(0, colon)));
     std::string value(trim(line.substr(colon + 1)));
     if (key == "user-agent") {
       if (!in_agents) groups.emplace_back();
-      groups.back().agents.push_back(lower(value));
+      groups.back().agents.push_back(ascii_lower(value));
       in_agents = true;
       continue;
     }

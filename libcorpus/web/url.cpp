@@ -7,6 +7,7 @@
 #include <string>
 
 #include "libcorpus/core/url_host.h"
+#include "libcorpus/core/ascii.h"
 
 namespace corpus {
 
@@ -22,12 +23,6 @@ std::string get(CURLU* u, CURLUPart part, unsigned flags = 0) {
   if (curl_url_get(u, part, &s, flags) != CURLUE_OK || !s) return "";
   std::string r(s);
   curl_free(s);
-  return r;
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return r;
 }
 
@@ -110,9 +105,9 @@ std::optional<UrlParts> split_url(std::string_view url) {
   auto a = split_url_authority(url);
   if (!a || a->host.empty()) return std::nullopt;
   UrlParts p;
-  p.scheme = lower(a->scheme);
+  p.scheme = ascii_lower(a->scheme);
   if (p.scheme != "http" && p.scheme != "https") return std::nullopt;
-  p.host = lower(percent_decoded(a->host));
+  p.host = ascii_lower(percent_decoded(a->host));
   // The same hosts as resolve_url refuses: no URL it gives has one.
   if (has_bad_bytes(p.host)) return std::nullopt;
   p.port = a->port;

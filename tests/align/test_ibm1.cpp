@@ -13,6 +13,7 @@
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/safetensors.h"
 #include "libcorpus/core/threads.h"
+#include "support/test_data.h"
 
 using namespace align;
 
@@ -31,7 +32,6 @@ CorpusIds load_text(const std::string& tsv) {
   return load(d.path("x.tsv"));
 }
 
-const std::string kSample = std::string(PARACORP_SAMPLES) + "/bitext/en-de.tsv";
 
 }  // namespace
 
@@ -49,7 +49,7 @@ TEST_CASE("ibm1: corpus ids, vocabulary order and skipped pairs") {
 }
 
 TEST_CASE("ibm1: log-likelihood never decreases on real sample data (plain EM)") {
-  CorpusIds c = load(kSample);
+  CorpusIds c = load(kSampleEnDe);
   REQUIRE(c.pairs() == 3000);
   Ibm1Trainer t(c, {});
   double prev_f = -INFINITY, prev_r = -INFINITY;
@@ -87,7 +87,7 @@ TEST_CASE("ibm1: the first iteration sees a uniform table") {
 }
 
 TEST_CASE("ibm1: the model does not depend on the number of threads") {
-  CorpusIds c = load(kSample);
+  CorpusIds c = load(kSampleEnDe);
   TmpDir d;
   for (int threads : {1, 2, 3}) {
     corpus::threads::Scope scope(threads);
@@ -102,7 +102,7 @@ TEST_CASE("ibm1: the model does not depend on the number of threads") {
 }
 
 TEST_CASE("ibm1: the cell cache and the lookup path give the same model") {
-  CorpusIds c = load(kSample);
+  CorpusIds c = load(kSampleEnDe);
   TmpDir d;
   for (uint64_t cache : {uint64_t{1} << 30, uint64_t{0}}) {
     TrainOptions o;
@@ -116,7 +116,7 @@ TEST_CASE("ibm1: the cell cache and the lookup path give the same model") {
 }
 
 TEST_CASE("ibm1: variational Bayes keeps rows sub-normalised and sharpens them") {
-  CorpusIds c = load(kSample);
+  CorpusIds c = load(kSampleEnDe);
   TrainOptions o;
   o.variational = true;
   o.alpha = 0.01;
@@ -132,7 +132,7 @@ TEST_CASE("ibm1: variational Bayes keeps rows sub-normalised and sharpens them")
 }
 
 TEST_CASE("ibm1: model file round trip, pruning, and wrong files") {
-  CorpusIds c = load(kSample);
+  CorpusIds c = load(kSampleEnDe);
   TmpDir d;
   TrainOptions o;
   o.prune = 1e-3;

@@ -55,7 +55,7 @@ std::string read_all(corpus::ByteSource& s) {
   return out;
 }
 
-std::string error_of(const std::function<void()>& f) {
+std::string described_error(const std::function<void()>& f) {
   try {
     f();
   } catch (const corpus::ConfigError& e) {
@@ -105,7 +105,7 @@ TEST_CASE("ibm1 run: score refuses an input that already has a score column") {
   Trained t = train_toy();
   TmpDir d;
   const std::string f = file_with(d, "s.tsv", "src_text\ttrg_text\tibm1_rev_score\na\tb\t1\n");
-  CHECK(error_of([&] { score_rows(*tsv(f), t.model, {}, 1e-7, [](std::string_view) {}); }) ==
+  CHECK(described_error([&] { score_rows(*tsv(f), t.model, {}, 1e-7, [](std::string_view) {}); }) ==
         "ConfigError: the input already has a ibm1_rev_score column");
 }
 
@@ -117,7 +117,7 @@ TEST_CASE("ibm1 run: translate copies unknown words, and a bad line stops it or 
   CHECK(out == "das Haus zebra\n");
   CHECK(n.rows == 1);
   Trickle bad("the house\nbad \xff byte\nthe book\n", 64);
-  CHECK(error_of([&] { translate_lines(bad, t.model, false, false, 0, [](std::string_view) {}); }).find("at line 2") !=
+  CHECK(described_error([&] { translate_lines(bad, t.model, false, false, 0, [](std::string_view) {}); }).find("at line 2") !=
         std::string::npos);
   Trickle skip("the house\nbad \xff byte\nthe book\n", 64);
   out.clear();
@@ -133,7 +133,7 @@ TEST_CASE("ibm1 config: a wrong key is a data error that names the file and the 
     Ibm1Model m = t.model;
     m.config[key] = std::move(v);
     m.save(d.path("m.st"));
-    return error_of([&] { (void)Ibm1Model::load(d.path("m.st")).tokenizer(); });
+    return described_error([&] { (void)Ibm1Model::load(d.path("m.st")).tokenizer(); });
   };
   const std::string where = d.path("m.st") + ": model config key ";
   CHECK(with("tokenize", "bogus") == where + "'tokenize' must be \"icu\" or \"whitespace\", not '\"bogus\"'");
@@ -151,7 +151,7 @@ TEST_CASE("ibm1 config: missing keys take the defaults, present ones are read") 
   TokenizerOptions o = check_ibm1_config({{"tokenize", "whitespace"}, {"lowercase", true}}, "m");
   CHECK(o.mode == TokenMode::kWhitespace);
   CHECK(o.lowercase);
-  CHECK(error_of([] { check_ibm1_config(nlohmann::ordered_json::array(), "m"); }).find("not a JSON object") !=
+  CHECK(described_error([] { check_ibm1_config(nlohmann::ordered_json::array(), "m"); }).find("not a JSON object") !=
         std::string::npos);
 }
 
@@ -172,7 +172,7 @@ TEST_CASE("ibm1 rows: a line over max_line is a bad row at its line, or skipped 
   RowOptions o;
   o.max_line = 100;
   const Trained toy = train_toy();
-  const std::string e = error_of([&] { align_rows(*tsv(f, 100), toy.model, o, {}, [](std::string_view) {}); });
+  const std::string e = described_error([&] { align_rows(*tsv(f, 100), toy.model, o, {}, [](std::string_view) {}); });
   CHECK(e == f + ": line longer than 100 bytes at line 3");
   o.skip_bad = true;
   TrainRunOptions t;

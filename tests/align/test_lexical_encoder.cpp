@@ -12,15 +12,15 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/safetensors.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 using namespace align;
 
 namespace {
 
-const std::string kSample = std::string(PARACORP_SAMPLES) + "/bitext/en-de.tsv";
 
 std::vector<TextPair> sample_pairs(size_t n) {
-  std::ifstream f(kSample);
+  std::ifstream f(kSampleEnDe);
   std::string line;
   std::getline(f, line);  // header
   std::vector<TextPair> v;
@@ -65,7 +65,7 @@ double p_at_1(const std::vector<float>& a, const std::vector<float>& b, size_t n
   return static_cast<double>(hits) / static_cast<double>(n);
 }
 
-std::string error_of(const std::function<void()>& f) {
+std::string data_error(const std::function<void()>& f) {
   try {
     f();
   } catch (const corpus::Error& e) {
@@ -106,7 +106,7 @@ TEST_CASE("lexical encoder: the empty sentence is the zero vector, and invalid U
   double n = 0;
   for (size_t k = 2 * e->dim(); k < 3 * e->dim(); ++k) n += static_cast<double>(v[k]) * v[k];
   CHECK(std::abs(n - 1) < 1e-5);
-  const std::string msg = error_of([&] { encode_all(*e, {"ok", "bad \xff byte"}, SentenceEncoder::Side::kSource); });
+  const std::string msg = data_error([&] { encode_all(*e, {"ok", "bad \xff byte"}, SentenceEncoder::Side::kSource); });
   CHECK(msg.find("invalid UTF-8 at byte 4 of sentence 1") != std::string::npos);
 }
 
@@ -155,14 +155,14 @@ TEST_CASE("lexical encoder: a model of another kind is refused with the file nam
   const std::vector<float> x{1};
   w.add<float>("x", x);
   w.write(d.path("bert.safetensors"));
-  std::string msg = error_of([&] { LexicalEncoder::load(d.path("bert.safetensors")); });
+  std::string msg = data_error([&] { LexicalEncoder::load(d.path("bert.safetensors")); });
   CHECK(msg.find("bert.safetensors") != std::string::npos);
   CHECK(msg.find("a \"bert\" sentence encoder, not a lexical one") != std::string::npos);
   corpus::safetensors::Writer i;
   i.metadata("format", "paracorp.ibm1");
   i.add<float>("x", x);
   i.write(d.path("ibm1.safetensors"));
-  msg = error_of([&] { LexicalEncoder::load(d.path("ibm1.safetensors")); });
+  msg = data_error([&] { LexicalEncoder::load(d.path("ibm1.safetensors")); });
   CHECK(msg.find("ibm1.safetensors: a \"paracorp.ibm1\" model, not a paracorp.encoder model") != std::string::npos);
   CHECK_THROWS_AS(LexicalEncoder::train({{"a", ""}}, small_options()), corpus::Error);
   LexicalOptions bad = small_options();

@@ -17,8 +17,9 @@
 #include "align/mine/side.h"
 #include "libcorpus/core/error.h"
 
-using namespace align::mine;
-
+// Inside align::mine, so that its Side and mine() win over align::Side when
+// CI compiles this file in one unity batch with files that use namespace align.
+namespace align::mine {
 namespace {
 
 const std::string kDir = std::string(PARACORP_TEST_DATA) + "/mine/";
@@ -206,3 +207,5 @@ TEST_CASE("mine: one product for both directions gives FAISS Flat's lists") {
     CHECK(rerank(both.second, trg.vectors, src.vectors, src.dim, k).ids == search_single(trg, src, k, io, nullptr).ids);
   }
 }
+
+}  // namespace align::mine

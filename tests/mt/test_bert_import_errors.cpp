@@ -15,19 +15,11 @@
 #include "mt/encoder/bert_encoder.h"
 #include "mt/encoder/bert_import.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string embed_data(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/embed/" + name; }
-
-// A copy of a fixture folder to break.
-std::string copy_model(const TmpDir& d, const std::string& model) {
-  const std::string dst = d.path(model);
-  fs::copy(embed_data(model), dst, fs::copy_options::recursive);
-  return dst;
-}
 
 void edit_config(const std::string& folder, const std::function<void(nlohmann::json&)>& edit) {
   nlohmann::json j = nlohmann::json::parse(raw_bytes(folder + "/config.json"));
@@ -54,7 +46,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 TEST_CASE("bert import: a folder without config.json is an error naming config.json") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   fs::remove(m + "/config.json");
   const corpus::Error e = import_error(m, d.path("out.safetensors"));
   CHECK(ends_with(e.file(), "/config.json"));
@@ -64,7 +56,7 @@ TEST_CASE("bert import: a folder without config.json is an error naming config.j
 
 TEST_CASE("bert import: a hidden size that contradicts the tensors names model.safetensors and the shapes") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   edit_config(m, [](nlohmann::json& j) { j["hidden_size"] = 16; });
   const corpus::Error e = import_error(m, d.path("out.safetensors"));
   CHECK(ends_with(e.file(), "/model.safetensors"));
@@ -75,7 +67,7 @@ TEST_CASE("bert import: a hidden size that contradicts the tensors names model.s
 
 TEST_CASE("bert import: a truncated model.safetensors is an error naming it") {
   TmpDir d;
-  const std::string m = copy_model(d, "spm");
+  const std::string m = copy_embed_model(d, "spm");
   fs::resize_file(m + "/model.safetensors", fs::file_size(m + "/model.safetensors") / 2);
   const corpus::Error e = import_error(m, d.path("out.safetensors"));
   CHECK(ends_with(e.file(), "/model.safetensors"));
@@ -83,7 +75,7 @@ TEST_CASE("bert import: a truncated model.safetensors is an error naming it") {
 
 TEST_CASE("bert import: an unknown model_type is an error naming config.json") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   edit_config(m, [](nlohmann::json& j) { j["model_type"] = "gpt2"; });
   const corpus::Error e = import_error(m, d.path("out.safetensors"));
   CHECK(ends_with(e.file(), "/config.json"));
@@ -92,7 +84,7 @@ TEST_CASE("bert import: an unknown model_type is an error naming config.json") {
 
 TEST_CASE("bert import: an activation the mt layers lack, and a missing field, name config.json") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   edit_config(m, [](nlohmann::json& j) { j["hidden_act"] = "gelu_new"; });
   CHECK(ends_with(import_error(m, d.path("o")).file(), "/config.json"));
   edit_config(m, [](nlohmann::json& j) {
@@ -104,7 +96,7 @@ TEST_CASE("bert import: an activation the mt layers lack, and a missing field, n
 
 TEST_CASE("bert import: no tokenizer, and a tokenizer with more ids than the embedding table") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   {
     std::ofstream(m + "/vocab.txt", std::ios::app) << "extra1\nextra2\n";
     const corpus::Error e = import_error(m, d.path("o"));
@@ -118,7 +110,7 @@ TEST_CASE("bert import: an unknown pooling is a ConfigError, cls pooling needs t
   TmpDir d;
   CHECK_THROWS_AS(mt::import_bert(embed_data("wordpiece"), "max", d.path("o")), corpus::ConfigError);
   // A model without the pooler: mean pooling imports, cls refuses.
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   {
     const corpus::safetensors::File f(embed_data("wordpiece/model.safetensors"));
     corpus::safetensors::Writer w;

@@ -15,19 +15,12 @@
 #include "mt/encoder/bert_encoder.h"
 #include "mt/encoder/bert_import.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 namespace fs = std::filesystem;
 namespace st = corpus::safetensors;
 
 namespace {
-
-std::string embed_data(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/embed/" + name; }
-
-std::string copy_model(const TmpDir& d, const std::string& model) {
-  const std::string dst = d.path(model);
-  fs::copy(embed_data(model), dst, fs::copy_options::recursive);
-  return dst;
-}
 
 std::vector<float> encode_all(const std::string& path) {
   const auto enc = mt::load_bert_encoder(path);
@@ -65,7 +58,7 @@ void rewrite(const std::string& src, const std::string& dst, const std::function
 
 TEST_CASE("bert import: BF16 weights are widened exactly") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   const st::File f32(embed_data("wordpiece/model.safetensors"));
   std::vector<std::vector<uint16_t>> bf;
   st::Writer w;
@@ -103,7 +96,7 @@ TEST_CASE("bert import: BF16 weights are widened exactly") {
 
 TEST_CASE("bert import: sentence-transformers' 2_Dense tanh layer is the cls pooler, another Dense is refused") {
   TmpDir d;
-  const std::string m = copy_model(d, "wordpiece");
+  const std::string m = copy_embed_model(d, "wordpiece");
   // The pooler moved to 2_Dense and zeroed in the model: the vectors stay the
   // fixture's only if 2_Dense's weights are the ones used.
   const std::string orig = embed_data("wordpiece/model.safetensors");

@@ -19,10 +19,9 @@
 #include "mt/encoder/bert_encoder.h"
 #include "mt/encoder/bert_import.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 namespace {
-
-std::string embed_data(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/embed/" + name; }
 
 const nlohmann::json& expected() {
   static const nlohmann::json j = [] {

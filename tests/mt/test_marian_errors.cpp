@@ -11,12 +11,11 @@
 #include "mt/model/marian_import.h"
 #include "support/npz_write.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string marian_data(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/marian/" + name; }
 
 // A copy of the fixture folder, with model.npz rewritten by `edit`.
 struct Broken {

@@ -15,10 +15,9 @@
 #include "mt/model/transformer.h"
 #include "mt/spm/spm.h"
 #include "support/tmpdir.h"
+#include "support/test_data.h"
 
 namespace {
-
-std::string marian_data(const std::string &name) { return std::string(PARACORP_TEST_DATA) + "/marian/" + name; }
 
 // "": OPUS-MT's usual form (tied-embeddings-all, swish); "untied/": separate
 // embeddings, an output matrix and ReLU.

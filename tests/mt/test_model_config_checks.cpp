@@ -13,17 +13,11 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/safetensors.h"
 #include "mt/model/model_file.h"
+#include "support/small_config.h"
 
 using namespace mt;
 
 namespace {
-
-Config small_config() {
-  Config cfg = Config::from_preset("tiny");
-  cfg.src_vocab = cfg.trg_vocab = 20;
-  cfg.dim = 8, cfg.heads = 2, cfg.ffn_dim = 12, cfg.enc_layers = 1, cfg.dec_layers = 1;
-  return cfg;
-}
 
 // Writes the weights of small_config() under the config JSON `cfg`.
 void write_model(const std::string& path, const nlohmann::json& cfg) {

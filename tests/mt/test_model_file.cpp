@@ -12,19 +12,12 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/safetensors.h"
 #include "mt/model/model_file.h"
+#include "support/test_data.h"
+#include "support/small_config.h"
 
 using namespace mt;
 
 namespace {
-
-std::string fixture(const char* name) { return std::string(PARACORP_TEST_DATA) + "/nmt/" + name; }
-
-Config small_config() {
-  Config cfg = Config::from_preset("tiny");
-  cfg.src_vocab = cfg.trg_vocab = 20;
-  cfg.dim = 8, cfg.heads = 2, cfg.ffn_dim = 12, cfg.enc_layers = 1, cfg.dec_layers = 1;
-  return cfg;
-}
 
 }  // namespace
 
@@ -86,12 +79,12 @@ TEST_CASE("model file: weights, tokenizers and moments round-trip, weights mappe
 }
 
 TEST_CASE("model file: another kind or version of model is refused with what it is") {
-  CHECK_THROWS_WITH_AS(ModelFile(fixture("ibm1-kind.safetensors")),
+  CHECK_THROWS_WITH_AS(ModelFile(nmt_data("ibm1-kind.safetensors")),
                        doctest::Contains("a 'paracorp.ibm1' model, not a paracorp.nmt model"), corpus::Error);
-  CHECK_THROWS_WITH_AS(ModelFile(fixture("train.tsv")), doctest::Contains("not a safetensors model file"),
+  CHECK_THROWS_WITH_AS(ModelFile(nmt_data("train.tsv")), doctest::Contains("not a safetensors model file"),
                        corpus::Error);
   TmpDir d;
-  std::string v = raw_bytes(fixture("parity-post-relu.safetensors"));
+  std::string v = raw_bytes(nmt_data("parity-post-relu.safetensors"));
   v.replace(v.find("\"version\":\"1\""), 13, "\"version\":\"2\"");
   std::ofstream(d.path("v2.safetensors"), std::ios::binary) << v;
   CHECK_THROWS_WITH_AS(ModelFile(d.path("v2.safetensors")),

@@ -12,12 +12,11 @@
 #include "mt/model/model_file.h"
 #include "mt/model/transformer.h"
 #include "mt/train/adamw.h"
+#include "support/test_data.h"
 
 using namespace mt;
 
 namespace {
-
-std::string fixture(const char* name) { return std::string(PARACORP_TEST_DATA) + "/nmt/" + name; }
 
 // An F32 tensor of the fixture, checked for its exact shape.
 const float* f32(const corpus::safetensors::File& f, const std::string& name, const std::vector<int64_t>& shape) {
@@ -32,7 +31,7 @@ double max_abs_diff(const float* a, const float* b, int64_t n) {
 
 void check_parity(const char* name) {
   INFO(name);
-  ModelFile mf(fixture(name));
+  ModelFile mf(nmt_data(name));
   const Config& cfg = mf.config();
   const corpus::safetensors::File& f = mf.file();
   REQUIRE(f.has("batch.src"));

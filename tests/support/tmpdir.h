@@ -32,6 +32,12 @@ inline void write_file(const std::string& path, const std::string& data, bool co
   if (commit) out.commit();
 }
 
+// The bytes as they are, straight to the file (no temporary, no compression):
+// for damaged and hostile inputs.
+inline void put_bytes(const std::string& path, const std::string& data) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+}
+
 inline std::string raw_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), {});

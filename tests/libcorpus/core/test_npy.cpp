@@ -15,8 +15,6 @@ using namespace corpus;
 
 namespace {
 
-void put(const std::string& path, const std::string& data) { std::ofstream(path, std::ios::binary) << data; }
-
 std::string read_error(const std::string& path) {
   try {
     npy::read(path);
@@ -27,7 +25,7 @@ std::string read_error(const std::string& path) {
 }
 
 // A hand-made v1.0 file: magic, version, header length, dict, data.
-std::string raw(const std::string& dict, const std::string& data, char major = 1) {
+std::string npy_bytes(const std::string& dict, const std::string& data, char major = 1) {
   std::string h = "\x93NUMPY";
   h.push_back(major);
   h.push_back('\0');
@@ -122,7 +120,7 @@ TEST_CASE("npy: numpy reads what we write, float32 and float16, and agrees on th
   ref.write(v);
   ref.commit();
   const std::string script = d.path("check.py");
-  put(script,
+  put_bytes(script,
       "import numpy as np, sys\n"
       "d = sys.argv[1]\n"
       "a = np.load(d + '/float32.npy'); h = np.load(d + '/float16.npy'); e = np.load(d + '/empty.npy')\n"
@@ -144,41 +142,41 @@ TEST_CASE("npy: hostile headers are refused with what is wrong") {
   const std::string p = d.path("bad.npy");
   const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }\n";
   const std::string data(16, '\0');
-  put(p, raw(ok, data));
+  put_bytes(p, npy_bytes(ok, data));
   CHECK(read_error(p).empty());
 
-  put(p, "PK\x03\x04 not numpy at all");
+  put_bytes(p, "PK\x03\x04 not numpy at all");
   CHECK(read_error(p).find("no \\x93NUMPY magic") != std::string::npos);
-  put(p, raw(ok, data, 9));
+  put_bytes(p, npy_bytes(ok, data, 9));
   CHECK(read_error(p).find("version 9") != std::string::npos);
-  put(p, raw(ok, data.substr(0, 12)));
+  put_bytes(p, npy_bytes(ok, data.substr(0, 12)));
   CHECK(read_error(p).find("shape (2, 2) of float32 does not match the 12 data bytes") != std::string::npos);
-  put(p, raw("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 1), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 1), }\n", data));
   CHECK(read_error(p).find("holds '<f8', not float32") != std::string::npos);
-  put(p, raw("{'descr': '>f4', 'fortran_order': False, 'shape': (2, 2), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '>f4', 'fortran_order': False, 'shape': (2, 2), }\n", data));
   CHECK(read_error(p).find("holds '>f4'") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }\n", data));
   CHECK(read_error(p).find("Fortran order") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1, 2), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1, 2), }\n", data));
   CHECK(read_error(p).find("3 dimensions, not 2") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}\n", data));
   CHECK(read_error(p).find("not a valid .npy header") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 'y'}\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 'y'}\n", data));
   CHECK(read_error(p).find("keys other than") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'shape': (2, 2), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'shape': (2, 2), }\n", data));
   CHECK(read_error(p).find("no 'fortran_order'") != std::string::npos);
   // A shape whose byte size overflows 64 bits, and one of 2^62 rows.
-  put(p, raw("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n", data));
   CHECK(read_error(p).find("does not match") != std::string::npos);
-  put(p, raw("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4), }\n", data));
+  put_bytes(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4), }\n", data));
   CHECK(read_error(p).find("too large") != std::string::npos);
   // A header length that runs past the end of the file.
-  std::string cut = raw(ok, "");
+  std::string cut = npy_bytes(ok, "");
   cut[8] = '\xff';
   cut[9] = '\xff';
-  put(p, cut);
+  put_bytes(p, cut);
   CHECK(read_error(p).find("runs past the file") != std::string::npos);
-  put(p, "\x93NUM");
+  put_bytes(p, "\x93NUM");
   CHECK(read_error(p).find("too short") != std::string::npos);
   CHECK(read_error(p).find(p) != std::string::npos);  // every message names the file
 }

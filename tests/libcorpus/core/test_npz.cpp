@@ -16,7 +16,7 @@ namespace {
 
 std::string seed(const std::string& name) { return std::string(PARACORP_TEST_DATA) + "/../fuzz/corpus/npz/" + name; }
 
-std::string error_of(const std::string& bytes, std::string* file = nullptr) {
+std::string parse_error(const std::string& bytes, std::string* file = nullptr) {
   try {
     corpus::npz::parse(bytes, "x.npz");
   } catch (const corpus::Error& e) {
@@ -56,7 +56,7 @@ TEST_CASE("npz: every cut of an archive is an Error naming the file") {
     const std::string whole = raw_bytes(seed(name));
     for (size_t n = 0; n < whole.size(); ++n) {
       std::string file;
-      CHECK_MESSAGE(!error_of(whole.substr(0, n), &file).empty(), name, " cut at ", n);
+      CHECK_MESSAGE(!parse_error(whole.substr(0, n), &file).empty(), name, " cut at ", n);
       CHECK(file == "x.npz");
     }
   }
@@ -68,35 +68,35 @@ TEST_CASE("npz: a flipped data byte fails the CRC") {
     // Flip a byte of the first member's data: 60 bytes in is past its local
     // header (30 bytes, "a.npy" and numpy's 20-byte zip64 field).
     z[60] = static_cast<char>(z[60] ^ 0x55);
-    CHECK(!error_of(z).empty());
+    CHECK(!parse_error(z).empty());
   }
   std::string z = raw_bytes(seed("stored.npz"));
   z[z.find("NUMPY") + 40] ^= 1;
-  CHECK(error_of(z).find("CRC-32") != std::string::npos);
+  CHECK(parse_error(z).find("CRC-32") != std::string::npos);
 }
 
 TEST_CASE("npz: hostile members are refused before anything is sized by them") {
   const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-  CHECK(error_of(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}})).empty());
+  CHECK(parse_error(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}})).empty());
   // A shape whose size overflows, and one that claims more than the data.
-  CHECK(error_of(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, "
+  CHECK(parse_error(zip_of({{"x.npy", npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, "
                                           "4611686018427387904), }",
                                           std::string(8, '\0'))}}))
             .find("does not match") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy",
+  CHECK(parse_error(zip_of({{"x.npy",
                           npy_of("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(8, '\0'))}}))
             .find("does not match its 8 data bytes") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy",
+  CHECK(parse_error(zip_of({{"x.npy",
                           npy_of("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy",
+  CHECK(parse_error(zip_of({{"x.npy",
                           npy_of("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\0'))}}))
             .find("dtype") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.txt", "hello"}})).find("no .npy array") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", "hello"}})).find("magic") != std::string::npos);
-  CHECK(error_of(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}, {"x.npy", npy_of(f4, std::string(8, '\0'))}}))
+  CHECK(parse_error(zip_of({{"x.txt", "hello"}})).find("no .npy array") != std::string::npos);
+  CHECK(parse_error(zip_of({{"x.npy", "hello"}})).find("magic") != std::string::npos);
+  CHECK(parse_error(zip_of({{"x.npy", npy_of(f4, std::string(8, '\0'))}, {"x.npy", npy_of(f4, std::string(8, '\0'))}}))
             .find("twice") != std::string::npos);
-  CHECK(error_of("not a zip at all, just text").find("zip") != std::string::npos);
+  CHECK(parse_error("not a zip at all, just text").find("zip") != std::string::npos);
 }
 
 TEST_CASE("npz: a deflated member claiming more than deflate can make is refused") {
@@ -105,7 +105,7 @@ TEST_CASE("npz: a deflated member claiming more than deflate can make is refused
   REQUIRE(cd != std::string::npos);
   // The first central entry's uncompressed size (offset 24) becomes 2 GB.
   for (int i = 0; i < 4; ++i) z[cd + 24 + i] = i == 3 ? '\x7f' : '\xff';
-  CHECK(error_of(z).find("more than deflate can make") != std::string::npos);
+  CHECK(parse_error(z).find("more than deflate can make") != std::string::npos);
 }
 
 TEST_CASE("npz: read names a missing file") {
@@ -153,5 +153,5 @@ TEST_CASE("npz: zip64 sizes, offsets and end records are followed") {
   // The locator pointing elsewhere is refused.
   std::string bad = z;
   bad[bad.size() - 22 - 20 + 8] ^= 1;
-  CHECK(error_of(bad).find("zip64") != std::string::npos);
+  CHECK(parse_error(bad).find("zip64") != std::string::npos);
 }

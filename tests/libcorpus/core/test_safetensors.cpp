@@ -13,11 +13,9 @@ using namespace corpus::safetensors;
 
 namespace {
 
-void put(const std::string& path, const std::string& data) { std::ofstream(path, std::ios::binary) << data; }
-
 // A file with a hand-made header: 8-byte length, JSON (padded with spaces to a
 // multiple of 8, as writers do), data.
-std::string raw(std::string json, const std::string& data) {
+std::string st_bytes(std::string json, const std::string& data) {
   json.append((8 - json.size() % 8) % 8, ' ');
   std::string s(8, '\0');
   uint64_t n = json.size();
@@ -25,7 +23,7 @@ std::string raw(std::string json, const std::string& data) {
   return s + json + data;
 }
 
-std::string error_of(const std::string& path) {
+std::string open_error(const std::string& path) {
   try {
     File f(path);
   } catch (const corpus::Error& e) {
@@ -120,7 +118,7 @@ TEST_CASE("safetensors: the byte layout is fixed (size classes, order added, pad
   std::memcpy(&data[8], w1.data(), 8);
   std::memcpy(&data[16], w0.data(), 4);
   std::memcpy(&data[20], b.data(), 3);
-  CHECK(raw_bytes(d.path("x.safetensors")) == raw(json, data));
+  CHECK(raw_bytes(d.path("x.safetensors")) == st_bytes(json, data));
   // Without metadata there is no __metadata__ key.
   Writer plain;
   plain.add<float>("w0", w0);
@@ -152,49 +150,49 @@ TEST_CASE("safetensors: the writer refuses inconsistent tensors") {
 
 TEST_CASE("safetensors: damaged and foreign files get clear errors") {
   TmpDir d;
-  put(d.path("short"), "abc");
-  CHECK(error_of(d.path("short")).find("not a safetensors model file (only 3 bytes)") != std::string::npos);
-  put(d.path("text"), "this is plain text, no model here");
-  CHECK(error_of(d.path("text")).find("not a safetensors model file") != std::string::npos);
-  put(d.path("json"), raw("[1,2]   ", ""));
-  CHECK(error_of(d.path("json")).find("header is not JSON") != std::string::npos);
-  put(d.path("badjson"), raw("{\"a\":   ", ""));
-  CHECK(error_of(d.path("badjson")).find("not valid JSON") != std::string::npos);
-  put(d.path("dtype"), raw(R"({"x":{"dtype":"Q7","shape":[1],"data_offsets":[0,1]}})", "a"));
-  CHECK(error_of(d.path("dtype")).find("unknown dtype 'Q7'") != std::string::npos);
-  put(d.path("shape"), raw(R"({"x":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", std::string(8, 'a')));
-  CHECK(error_of(d.path("shape")).find("shape and data_offsets disagree") != std::string::npos);
-  put(d.path("cut"), raw(R"({"x":{"dtype":"U8","shape":[16],"data_offsets":[0,16]}})", std::string(10, 'a')));
-  CHECK(error_of(d.path("cut")).find("truncated safetensors file") != std::string::npos);
-  put(d.path("tail"), raw(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", std::string(5, 'a')));
-  CHECK(error_of(d.path("tail")).find("bytes after the last tensor") != std::string::npos);
-  std::string h = raw("{}", "");
+  put_bytes(d.path("short"), "abc");
+  CHECK(open_error(d.path("short")).find("not a safetensors model file (only 3 bytes)") != std::string::npos);
+  put_bytes(d.path("text"), "this is plain text, no model here");
+  CHECK(open_error(d.path("text")).find("not a safetensors model file") != std::string::npos);
+  put_bytes(d.path("json"), st_bytes("[1,2]   ", ""));
+  CHECK(open_error(d.path("json")).find("header is not JSON") != std::string::npos);
+  put_bytes(d.path("badjson"), st_bytes("{\"a\":   ", ""));
+  CHECK(open_error(d.path("badjson")).find("not valid JSON") != std::string::npos);
+  put_bytes(d.path("dtype"), st_bytes(R"({"x":{"dtype":"Q7","shape":[1],"data_offsets":[0,1]}})", "a"));
+  CHECK(open_error(d.path("dtype")).find("unknown dtype 'Q7'") != std::string::npos);
+  put_bytes(d.path("shape"), st_bytes(R"({"x":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", std::string(8, 'a')));
+  CHECK(open_error(d.path("shape")).find("shape and data_offsets disagree") != std::string::npos);
+  put_bytes(d.path("cut"), st_bytes(R"({"x":{"dtype":"U8","shape":[16],"data_offsets":[0,16]}})", std::string(10, 'a')));
+  CHECK(open_error(d.path("cut")).find("truncated safetensors file") != std::string::npos);
+  put_bytes(d.path("tail"), st_bytes(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", std::string(5, 'a')));
+  CHECK(open_error(d.path("tail")).find("bytes after the last tensor") != std::string::npos);
+  std::string h = st_bytes("{}", "");
   h[5] = 1;  // an absurd header length
-  put(d.path("len"), h);
-  CHECK(error_of(d.path("len")).find("not a safetensors model file (no valid header length)") != std::string::npos);
-  h = raw(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "ab");
+  put_bytes(d.path("len"), h);
+  CHECK(open_error(d.path("len")).find("not a safetensors model file (no valid header length)") != std::string::npos);
+  h = st_bytes(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "ab");
   h[1] = 1;  // a header length beyond the end of the file (a model cut inside its header)
-  put(d.path("cuthead"), h);
-  CHECK(error_of(d.path("cuthead")).find("truncated safetensors file: header of 312 bytes but the file has 66 bytes") !=
+  put_bytes(d.path("cuthead"), h);
+  CHECK(open_error(d.path("cuthead")).find("truncated safetensors file: header of 312 bytes but the file has 66 bytes") !=
         std::string::npos);
-  put(d.path("neg"), raw(R"({"x":{"dtype":"U8","shape":[-2],"data_offsets":[0,2]}})", "ab"));
-  CHECK(error_of(d.path("neg")).find("tensor 'x' has a bad shape") != std::string::npos);
-  put(d.path("offsets"), raw(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[2]}})", "ab"));
-  CHECK(error_of(d.path("offsets")).find("tensor 'x' has no valid dtype/shape/data_offsets") != std::string::npos);
-  put(d.path("align"), raw(R"({"b":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
+  put_bytes(d.path("neg"), st_bytes(R"({"x":{"dtype":"U8","shape":[-2],"data_offsets":[0,2]}})", "ab"));
+  CHECK(open_error(d.path("neg")).find("tensor 'x' has a bad shape") != std::string::npos);
+  put_bytes(d.path("offsets"), st_bytes(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[2]}})", "ab"));
+  CHECK(open_error(d.path("offsets")).find("tensor 'x' has no valid dtype/shape/data_offsets") != std::string::npos);
+  put_bytes(d.path("align"), st_bytes(R"({"b":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
                            R"("f":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}})",
                            std::string(5, 'a')));
-  CHECK(error_of(d.path("align")).find("tensor 'f' is not aligned to its element size") != std::string::npos);
-  put(d.path("meta"), raw(R"({"__metadata__":{"format":3}})", ""));
-  CHECK(error_of(d.path("meta")).find("__metadata__ value 'format' is not a string") != std::string::npos);
-  put(d.path("utf8"), raw("{\"__metadata__\":{\"format\":\"caf\xe9\"}}", ""));  // JSON must be UTF-8
-  CHECK(error_of(d.path("utf8")).find("not valid JSON") != std::string::npos);
-  put(d.path("nul"), raw(std::string("{\"__metadata__\":{\"format\":\"a\0b\"}}", 33), ""));
-  CHECK(error_of(d.path("nul")).find("not valid JSON") != std::string::npos);
-  CHECK(error_of(d.path("missing")).find("No such file") != std::string::npos);
-  CHECK(error_of(d.dir).find("is a directory") != std::string::npos);
+  CHECK(open_error(d.path("align")).find("tensor 'f' is not aligned to its element size") != std::string::npos);
+  put_bytes(d.path("meta"), st_bytes(R"({"__metadata__":{"format":3}})", ""));
+  CHECK(open_error(d.path("meta")).find("__metadata__ value 'format' is not a string") != std::string::npos);
+  put_bytes(d.path("utf8"), st_bytes("{\"__metadata__\":{\"format\":\"caf\xe9\"}}", ""));  // JSON must be UTF-8
+  CHECK(open_error(d.path("utf8")).find("not valid JSON") != std::string::npos);
+  put_bytes(d.path("nul"), st_bytes(std::string("{\"__metadata__\":{\"format\":\"a\0b\"}}", 33), ""));
+  CHECK(open_error(d.path("nul")).find("not valid JSON") != std::string::npos);
+  CHECK(open_error(d.path("missing")).find("No such file") != std::string::npos);
+  CHECK(open_error(d.dir).find("is a directory") != std::string::npos);
   // A safetensors file without paracorp metadata (e.g. from Hugging Face).
-  put(d.path("hf"), raw(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "ab"));
+  put_bytes(d.path("hf"), st_bytes(R"({"x":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "ab"));
   File hf(d.path("hf"));
   CHECK_THROWS_WITH(hf.expect("paracorp.ibm1", "1", "pc-ibm1 train"), doctest::Contains("without a paracorp format"));
 }

@@ -25,11 +25,6 @@ std::string slurp(const std::string& path) {
   return s;
 }
 
-void put(const std::string& path, const std::string& s) {
-  Output o(path);
-  o.write(s);
-  o.commit();
-}
 
 std::string to_tmx(const std::string& tsv_path, const std::string& out_path, size_t batch = 1 << 20) {
   auto lines = open_tsv_lines(open_input(tsv_path));
@@ -64,7 +59,7 @@ TEST_CASE("TSV -> TMX -> TSV restores the file byte for byte") {
       "u1\tv1\tTom & Jerry <b>\"hi\"</b> 'x'\t\xd8\xa3\xd8\xad\xd8\xa8 \xf0\x9f\x98\x80\t0.9\n"
       "\t\t  spaces  \t\xe0\xa4\x95\xe0\xa5\x80\xe0\xa4\xae\xe0\xa4\xa4 \xe4\xb8\xad\xe6\x96\x87\t\n"
       "u3\tv3\tcarriage\rreturn\t]]> end\t1\n";
-  put(dir.path("in.tsv"), tsv);
+  write_file(dir.path("in.tsv"), tsv);
   to_tmx(dir.path("in.tsv"), dir.path("out.tmx.gz"));
   auto in = open_input(dir.path("out.tmx.gz"));
   Output back(dir.path("back.tsv"));
@@ -78,7 +73,7 @@ TEST_CASE("TMX output does not depend on the thread count or the batch size") {
   TmpDir dir;
   std::string tsv = "src_text\ttrg_text\n";
   for (int i = 0; i < 5000; ++i) tsv += "sentence " + std::to_string(i) + " & more\tphrase " + std::to_string(i) + "\n";
-  put(dir.path("in.tsv"), tsv);
+  write_file(dir.path("in.tsv"), tsv);
   std::string one, two;
   {
     threads::Scope s(1);
@@ -96,7 +91,7 @@ TEST_CASE("a bad row stops the conversion with its line, in any batch") {
   TmpDir dir;
   std::string tsv = "src_text\ttrg_text\n";
   for (int i = 0; i < 3000; ++i) tsv += i == 2500 ? "only one column\n" : "a\tb\n";
-  put(dir.path("in.tsv"), tsv);
+  write_file(dir.path("in.tsv"), tsv);
   try {
     to_tmx(dir.path("in.tsv"), dir.path("x.tmx"), 2000);
     FAIL("bad row accepted");
@@ -108,7 +103,7 @@ TEST_CASE("a bad row stops the conversion with its line, in any batch") {
 
 TEST_CASE("TmxReader: foreign TMX with inline codes, TMX 1.1 lang, header props") {
   TmpDir dir;
-  put(dir.path("f.tmx"),
+  write_file(dir.path("f.tmx"),
       "<?xml version=\"1.0\"?>\n<tmx version=\"1.1\"><header srclang=\"EN\" creationtool=\"t\">"
       "<prop type=\"x-note\">n</prop></header><body>\n"
       "<tu tuid=\"9\"><prop type=\"score\">0.3</prop>"
@@ -134,9 +129,9 @@ TEST_CASE("TmxReader: foreign TMX with inline codes, TMX 1.1 lang, header props"
 
 TEST_CASE("TmxReader: malformed, truncated, empty and non-TMX input are Errors with a line") {
   TmpDir dir;
-  put(dir.path("t.tmx"), "<tmx version=\"1.4\"><header srclang=\"en\"/><body>\n<tu><tuv xml:lang=\"en\"><seg>a</seg>");
-  put(dir.path("e.tmx"), "");
-  put(dir.path("h.xml"), "<html><body/></html>");
+  write_file(dir.path("t.tmx"), "<tmx version=\"1.4\"><header srclang=\"en\"/><body>\n<tu><tuv xml:lang=\"en\"><seg>a</seg>");
+  write_file(dir.path("e.tmx"), "");
+  write_file(dir.path("h.xml"), "<html><body/></html>");
   for (const char* name : {"t.tmx", "e.tmx", "h.xml"}) {
     CAPTURE(name);
     auto in = open_input(dir.path(name));
@@ -164,7 +159,7 @@ TEST_CASE("TmxReader: a misplaced element makes its unit bad, with the line, and
   TmpDir dir;
   // A <tu> inside a <tuv> (with a <prop>: both once read through an empty
   // variant list), a <seg> outside a <tuv>, a <tuv> outside a <tu>.
-  put(dir.path("m.tmx"),
+  write_file(dir.path("m.tmx"),
       "<tmx version=\"1.4\"><header/><body>\n"
       "<tu><tuv xml:lang=\"en\"><seg>a</seg></tuv><tuv xml:lang=\"fr\">\n<tu><prop type=\"p\">v</prop>"
       "<seg>in</seg></tu><seg>b</seg></tuv></tu>\n"
@@ -199,7 +194,7 @@ TEST_CASE("tmx_to_tsv: a misplaced element stops the run, or --skip-bad skips it
       "<tmx version=\"1.4\"><header/><body><tu><tuv xml:lang=\"en\"><seg>a</seg></tuv><tuv xml:lang=\"fr\"><tu/>"
       "<seg>b</seg></tuv></tu>\n<tu><tuv xml:lang=\"en\"><seg>c</seg></tuv><tuv xml:lang=\"fr\"><seg>d</seg></tuv>"
       "</tu></body></tmx>";
-  put(dir.path("m.tmx"), doc);
+  write_file(dir.path("m.tmx"), doc);
   for (bool skip : {false, true}) {
     CAPTURE(skip);
     auto in = open_input(dir.path("m.tmx"));
@@ -233,8 +228,8 @@ TEST_CASE("TmxReader: nesting deeper than the limit is an Error, at the limit it
     for (size_t i = 5; i < levels; ++i) s += "</hi>";
     return s + "</seg></tuv></tu></body></tmx>";
   };
-  put(dir.path("ok.tmx"), doc(kMaxTmxDepth));
-  put(dir.path("deep.tmx"), doc(kMaxTmxDepth + 1));
+  write_file(dir.path("ok.tmx"), doc(kMaxTmxDepth));
+  write_file(dir.path("deep.tmx"), doc(kMaxTmxDepth + 1));
   {
     auto in = open_input(dir.path("ok.tmx"));
     TmxReader r(*in);

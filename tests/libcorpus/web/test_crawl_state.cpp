@@ -14,10 +14,6 @@ using namespace corpus;
 
 namespace {
 
-void put(const std::string& path, const std::string& data) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
-}
-
 // A mark of `path` after writing `data` to it afresh.
 WarcMark written(const std::string& path, const std::string& data) {
   WarcAppendFile f(path);
@@ -50,21 +46,21 @@ TEST_CASE("warc append: another file, a shorter one or other bytes are refused, 
   TmpDir t;
   const std::string a = t.path("a.warc"), b = t.path("b.warc");
   const WarcMark m = written(a, std::string(100000, 'a'));
-  put(b, std::string(300000, 'b'));
+  put_bytes(b, std::string(300000, 'b'));
   CHECK_THROWS_WITH_AS(WarcAppendFile(b, m), doctest::Contains("belongs to another WARC"), Error);
   CHECK(raw_bytes(b) == std::string(300000, 'b'));
   // The same path rewritten: longer, but other bytes before the mark.
-  put(a, std::string(200000, 'b'));
+  put_bytes(a, std::string(200000, 'b'));
   CHECK_THROWS_WITH_AS(WarcAppendFile(a, m), doctest::Contains("not those the state file recorded"), Error);
   CHECK(raw_bytes(a) == std::string(200000, 'b'));
-  put(a, std::string(99999, 'a'));
+  put_bytes(a, std::string(99999, 'a'));
   CHECK_THROWS_WITH_AS(WarcAppendFile(a, m), doctest::Contains("shorter (99999 bytes) than the state says (100000)"),
                        Error);
   std::filesystem::remove(a);
   CHECK_THROWS_AS(WarcAppendFile(a, m), Error);
   CHECK_FALSE(std::filesystem::exists(a));
   // The bytes beyond the last kWarcTailBytes before the mark are not compared.
-  put(a, std::string(100000 - kWarcTailBytes, 'x') + std::string(kWarcTailBytes, 'a'));
+  put_bytes(a, std::string(100000 - kWarcTailBytes, 'x') + std::string(kWarcTailBytes, 'a'));
   CHECK_NOTHROW(WarcAppendFile(a, m));
 }
 
@@ -89,9 +85,9 @@ TEST_CASE("crawl state: saved with its WARC's mark, resumed from it, refused wit
   }
   CHECK_THROWS_WITH_AS(CrawlStateFile(s, t.path("b.warc")), doctest::Contains("belongs to another WARC"), Error);
   CHECK_FALSE(std::filesystem::exists(t.path("b.warc")));
-  put(s, "{\"version\": 1, \"warc_bytes\": 10}\n");  // a state of an older pc-crawl
+  put_bytes(s, "{\"version\": 1, \"warc_bytes\": 10}\n");  // a state of an older pc-crawl
   CHECK_THROWS_WITH_AS(CrawlStateFile(s, a), doctest::Contains("names no WARC"), Error);
-  put(s, "garbage");
+  put_bytes(s, "garbage");
   CHECK_THROWS_WITH_AS(CrawlStateFile(s, a), doctest::Contains("not a pc-crawl state file"), Error);
   CHECK(raw_bytes(a) == "WARC/1.1\r\n");
 }
