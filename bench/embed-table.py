@@ -39,5 +39,5 @@ print("| configuration (all pairs) | " + " | ".join("en–%s P@1" % l for l in l
 print("|---|" + "---:|" * len(langs))
 seen = OrderedDict.fromkeys(r["config"] for r in rows if r["seed"] == "all" and ":" in r["config"])
 for config in ["lsa"] + list(k for k in seen if k.startswith("lsa:")) + ["combined"] + \
-        list(k for k in seen if k.startswith("combined:")) + list(k for k in seen if k.startswith("neural+")):
+        list(k for k in seen if k.startswith("combined:")) + list(k for k in seen if k.startswith("neural")):
     print("| %s | %s |" % (config, " | ".join(fmt(cell.get((l, "all", config))) for l in langs)))
