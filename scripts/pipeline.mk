@@ -16,10 +16,11 @@
 #      (de, es, fr) encodes the split sentences of the English and the XX
 #      documents to .npy;
 #   7. pc-mine: those vectors mined for translation pairs (FAISS, ratio
-#      margin), en-XX bitext with scores;
+#      margin), en-XX bitext with scores, cleaned by pc-clean (default chain,
+#      rejected rows beside it), then TMX;
 #   8. pc-docalign pairs the English chapters with the XX ones (by URL, then
 #      content), pc-align aligns their sentences with the same encoder, and
-#      the aligned bitext goes to TMX;
+#      the aligned bitext is cleaned by pc-clean like the mined one, then TMX;
 #   9. pc-nmt: a tiny model trained for 150 steps on en-fr sample pairs
 #      translates 40 held-out sentences with greedy decoding and with
 #      parallel decoding (jacobi, ngram drafts, 3 candidates): both timings,
@@ -39,16 +40,17 @@ SITE_FILES := $(shell find $(SITE) -type f)
 EMBED_LANGS := de es fr
 
 all: check $(OUT)/sents/.done $(OUT)/ibm1-scores.txt $(EMBED_LANGS:%=$(OUT)/embed/en-%.done) \
-     $(EMBED_LANGS:%=$(OUT)/mine/en-%.tsv) $(EMBED_LANGS:%=$(OUT)/aligned/en-%.tmx.gz) $(OUT)/nmt/decode.txt
+     $(EMBED_LANGS:%=$(OUT)/mine/en-%.tmx.gz) $(EMBED_LANGS:%=$(OUT)/aligned/en-%.tmx.gz) $(OUT)/nmt/decode.txt
 	@echo "pipeline: site -> $(OUT)/site.warc.gz -> $(OUT)/docs/*.jsonl -> $(OUT)/sents/*.jsonl;" \
 	  "$(words $(PAIRS)) language pairs -> $(OUT)/clean/*.tsv -> $(OUT)/*.tmx.gz; IBM1 translation scores in" \
-	  "$(OUT)/ibm1-scores.txt; sentence vectors in $(OUT)/embed/*.npy; mined pairs in $(OUT)/mine/*.tsv;" \
-	  "document pairs in $(OUT)/docpairs/*.jsonl, aligned sentences in $(OUT)/aligned/*.tsv and *.tmx.gz" \
-	  "(provenance in *.meta.json)"
+	  "$(OUT)/ibm1-scores.txt; sentence vectors in $(OUT)/embed/*.npy; mined pairs in $(OUT)/mine/*.tsv," \
+	  "cleaned in *.clean.tsv (rejects in *.rejected.tsv), TMX in *.tmx.gz; document pairs in" \
+	  "$(OUT)/docpairs/*.jsonl, aligned sentences in $(OUT)/aligned/ the same way (provenance in *.meta.json)"
 	@cat $(OUT)/ibm1-scores.txt
-	@for l in $(EMBED_LANGS); do printf 'en-%s: %s mined pairs, %s document pairs, %s aligned pairs\n' $$l \
-	  $$(($$(wc -l < $(OUT)/mine/en-$$l.tsv) - 1)) $$(wc -l < $(OUT)/docpairs/en-$$l.jsonl) \
-	  $$(($$(wc -l < $(OUT)/aligned/en-$$l.tsv) - 1)); done
+	@rows() { awk 'NR > 1 { n++ } END { print n + 0 }' "$$1"; }; \
+	for l in $(EMBED_LANGS); do printf 'en-%s: %s mined pairs (%s kept by pc-clean), %s document pairs, %s aligned pairs (%s kept)\n' $$l \
+	  $$(rows $(OUT)/mine/en-$$l.tsv) $$(rows $(OUT)/mine/en-$$l.clean.tsv) $$(wc -l < $(OUT)/docpairs/en-$$l.jsonl) \
+	  $$(rows $(OUT)/aligned/en-$$l.tsv) $$(rows $(OUT)/aligned/en-$$l.clean.tsv); done
 	@cat $(OUT)/nmt/decode.txt
 
 $(OUT):
@@ -152,7 +154,20 @@ $(OUT)/aligned/en-%.tsv: $(OUT)/docpairs/en-%.jsonl $(OUT)/embed/en-%.safetensor
 	mkdir -p $(OUT)/aligned
 	$(BIN)/pc-align --no-progress --encoder $(OUT)/embed/en-$*.safetensors $< -o $@ --meta $@.meta.json
 
-$(OUT)/aligned/en-%.tmx.gz: $(OUT)/aligned/en-%.tsv
+# Mined and aligned bitext -> cleaned bitext (pc-clean's default chain, the
+# rejected rows with their rule beside it) -> TMX. pc-clean finds src_text and
+# trg_text by the header that pc-mine and pc-align write, and passes their
+# other columns (mine_score and ids; URLs and align_score) through.
+$(OUT)/mine/en-%.clean.tsv: $(OUT)/mine/en-%.tsv
+	$(BIN)/pc-clean --no-progress -s en -t $* --rejected $(OUT)/mine/en-$*.rejected.tsv $< -o $@ --meta $@.meta.json
+
+$(OUT)/aligned/en-%.clean.tsv: $(OUT)/aligned/en-%.tsv
+	$(BIN)/pc-clean --no-progress -s en -t $* --rejected $(OUT)/aligned/en-$*.rejected.tsv $< -o $@ --meta $@.meta.json
+
+$(OUT)/mine/en-%.tmx.gz: $(OUT)/mine/en-%.clean.tsv
+	$(BIN)/pc-tmx --no-progress -s en -t $* $< -o $@ --meta $@.meta.json
+
+$(OUT)/aligned/en-%.tmx.gz: $(OUT)/aligned/en-%.clean.tsv
 	$(BIN)/pc-tmx --no-progress -s en -t $* $< -o $@ --meta $@.meta.json
 
 # A tiny NMT model (150 steps, about a minute, on the first 2500 en-fr pairs;
