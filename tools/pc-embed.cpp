@@ -69,7 +69,7 @@ void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>&
   if (bar) std::fputs("\r\033[K", stderr);
   ctx.set_count("steps", static_cast<uint64_t>(r.state.step));
   ctx.info(fmt::format("stopped ({}) at step {}, epoch {}{}; training {:.1f} s", r.why, r.state.step, r.state.epoch,
-                       r.state.best_step ? fmt::format("; best held-out P@1 {:.3f} at step {}", r.state.best,
+                       r.state.best_step ? fmt::format("; best validation P@1 {:.3f} at step {}", r.state.best,
                                                        r.state.best_step)
                                          : "",
                        r.seconds));
