@@ -4,10 +4,12 @@
 
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "filter/row_spool.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
 #include "libcorpus/core/digest.h"
@@ -26,8 +28,13 @@ constexpr int kKeep = -1, kBad = -2;
 struct RowResult {
   size_t prefix_end = 0, end = 0;  // [start, prefix_end) before the reason, [prefix_end, end) after
   int reason = kKeep;
-  uint64_t exact = 0, near = 0, src_key = 0, trg_key = 0;
+  uint64_t dedup_key = 0, src_key = 0, trg_key = 0;  // dedup_key: the exact or the near key
+  double score = 0;  // clean_score, which near dedup ranks variants by
 };
+
+// A variant's score beats another's: NaN is the lowest, and equal scores keep
+// the earlier row.
+bool better_variant(double a, double b) { return !std::isnan(a) && (std::isnan(b) || a > b); }
 
 // The output layout: where each added column goes.
 struct Layout {
@@ -86,6 +93,12 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
     if (r.kind == RuleKind::kMaxSrc) max_src = static_cast<uint64_t>(r.a);
   }
   const bool keys = max_trg || max_src;
+  // Near dedup with scores keeps the best-scored variant of a group, which
+  // only the whole input can tell: the consumer then spools the rows and
+  // records each group's best row, and the rows are decided and written once
+  // the input is read. Without scores (and for exact duplicates, whose
+  // scores are equal) the first variant is the one kept, in one pass.
+  const bool best_variant = dedup && near && scorer.active();
 
   Layout lay;
   lay.names = cols.names;
@@ -112,6 +125,65 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   std::unordered_map<uint64_t, uint32_t> trg_per_src, src_per_trg;
   bool out_header_done = !lay.header, rej_header_done = false;
   corpus::TsvWriter out_w(out);
+
+  struct BestVariant {
+    double score;
+    uint64_t row;
+  };
+  std::unordered_map<uint64_t, BestVariant> best;  // near key -> the group's best row (best_variant)
+  std::unique_ptr<RowSpool> spool;
+  if (best_variant) spool = std::make_unique<RowSpool>();
+  uint64_t row_no = 0;  // rows handed to decide so far, bad ones not counted
+
+  // A row's stateful rules in chain order, its counts and its writing; rows
+  // come here in input order.
+  auto decide = [&](int reason, uint64_t dedup_key, uint64_t src_key, uint64_t trg_key, std::string_view head,
+                    std::string_view tail) {
+    if (reason == kKeep) {
+      for (size_t k : stateful) {
+        const Rule& rule = chain.rules[k];
+        bool fail = false;
+        if (rule.kind == RuleKind::kDedup)
+          fail = best_variant ? best.at(dedup_key).row != row_no : !seen.insert(dedup_key).second;
+        else if (rule.kind == RuleKind::kMaxTrg) fail = trg_per_src[src_key] >= max_trg;
+        else fail = src_per_trg[trg_key] >= max_src;
+        if (fail) {
+          reason = static_cast<int>(k);
+          break;
+        }
+      }
+      if (reason == kKeep) {
+        if (max_trg) ++trg_per_src[src_key];
+        if (max_src) ++src_per_trg[trg_key];
+      }
+    }
+    const std::string name = reason == kKeep ? "keep" : chain.rules[static_cast<size_t>(reason)].name();
+    auto write = [&](corpus::Output& o, bool with_reason) {
+      o.write(head);
+      if (with_reason) {
+        if (reason_appended || lay.reason > 0) o.put('\t');
+        o.write(name);
+      }
+      o.write(tail);
+      o.put('\n');
+    };
+    if (reason == kKeep) ++n.kept;
+    else ++n.rejected[static_cast<size_t>(reason)];
+    if (reason == kKeep || opt.annotate) {
+      if (!out_header_done) {
+        out_w.header(out_names);
+        out_header_done = true;
+      }
+      write(out, opt.annotate || !reason_appended);
+    }
+    if (reason != kKeep && rejected) {
+      if (!rej_header_done) {
+        corpus::TsvWriter(*rejected).header(rej_names);
+        rej_header_done = true;
+      }
+      write(*rejected, true);
+    }
+  };
 
   corpus::LinePipelineSource src{[&](std::string& o) { return in.next(o); }, [&] { return in.line_number(); },
                                  [&] { return in.raw_bytes_read(); }};
@@ -156,15 +228,16 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           PairScores sc;
           if (scorer.active()) sc = scorer.score(fs, ft);
           if (opt.multiway) sc.languages = opt.multiway->languages(fs);
+          r.score = sc.clean;
           r.reason = rules.first_failure(fs, ft, sc);
           if (r.reason == kKeep && (dedup || keys)) {
-            if (dedup && !near) r.exact = key_hash(fs, ft);
+            if (dedup && !near) r.dedup_key = key_hash(fs, ft);
             if (near || keys) {
               ks.clear();
               kt.clear();
               letters_key(fs, ks);
               letters_key(ft, kt);
-              if (near) r.near = key_hash(ks, kt);
+              if (near) r.dedup_key = key_hash(ks, kt);
               r.src_key = corpus::hash64(ks);
               r.trg_key = corpus::hash64(kt);
             }
@@ -203,60 +276,37 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           res = std::move(it->second);
           results.erase(it);
         }
+        const std::string_view text(b.out);
         size_t start = 0;
-        std::string line;
-        for (RowResult& r : res) {
+        for (const RowResult& r : res) {
           if (r.reason == kBad) continue;
-          if (r.reason == kKeep) {
-            for (size_t k : stateful) {
-              const Rule& rule = chain.rules[k];
-              bool fail = false;
-              if (rule.kind == RuleKind::kDedup) fail = !seen.insert(near ? r.near : r.exact).second;
-              else if (rule.kind == RuleKind::kMaxTrg) fail = trg_per_src[r.src_key] >= max_trg;
-              else fail = src_per_trg[r.trg_key] >= max_src;
-              if (fail) {
-                r.reason = static_cast<int>(k);
-                break;
-              }
-            }
-            if (r.reason == kKeep) {
-              if (max_trg) ++trg_per_src[r.src_key];
-              if (max_src) ++src_per_trg[r.trg_key];
-            }
-          }
-          const std::string_view text(b.out);
-          const std::string reason = r.reason == kKeep ? "keep" : chain.rules[static_cast<size_t>(r.reason)].name();
-          auto write = [&](corpus::Output& o, bool with_reason) {
-            o.write(text.substr(start, r.prefix_end - start));
-            if (with_reason) {
-              if (reason_appended || lay.reason > 0) o.put('\t');
-              o.write(reason);
-            }
-            o.write(text.substr(r.prefix_end, r.end - r.prefix_end));
-            o.put('\n');
-          };
-          if (r.reason == kKeep) ++n.kept;
-          else ++n.rejected[static_cast<size_t>(r.reason)];
-          if (r.reason == kKeep || opt.annotate) {
-            if (!out_header_done) {
-              out_w.header(out_names);
-              out_header_done = true;
-            }
-            write(out, opt.annotate || !reason_appended);
-          }
-          if (r.reason != kKeep && rejected) {
-            if (!rej_header_done) {
-              corpus::TsvWriter(*rejected).header(rej_names);
-              rej_header_done = true;
-            }
-            write(*rejected, true);
-          }
+          const std::string_view head = text.substr(start, r.prefix_end - start);
+          const std::string_view tail = text.substr(r.prefix_end, r.end - r.prefix_end);
           start = r.end;
+          if (!best_variant) {
+            decide(r.reason, r.dedup_key, r.src_key, r.trg_key, head, tail);
+            continue;
+          }
+          if (r.reason == kKeep) {
+            auto [it, added] = best.try_emplace(r.dedup_key, BestVariant{r.score, row_no});
+            if (!added && better_variant(r.score, it->second.score)) it->second = {r.score, row_no};
+          }
+          spool->put(r.reason, r.dedup_key, r.src_key, r.trg_key, head, tail);
+          ++row_no;
         }
         n.rows += b.size();
         n.skipped_bad += b.skipped;
         if (progress) progress(b.input_pos, n.rows);
       });
+  if (best_variant) {
+    spool->rewind();
+    row_no = 0;
+    SpooledRow r;
+    while (spool->next(r)) {
+      decide(r.reason, r.dedup_key, r.src_key, r.trg_key, r.head, r.tail);
+      ++row_no;
+    }
+  }
   n.fixed = fixed;
   return n;
 }

@@ -4,9 +4,13 @@
 
 #include <oneapi/tbb/global_control.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
+#include <span>
 #include <string>
 
+#include "align/encoder.h"
 #include "filter/clean_run.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
@@ -20,8 +24,25 @@ struct Run {
   filter::CleanCounts n;
 };
 
+// An encoder whose cosine falls with the '!' in the target: every source is
+// (1, 0), a target with k '!' is (cos 0.3k, sin 0.3k), so near-duplicate
+// variants that differ only in '!' get different scores.
+class BangEncoder : public align::SentenceEncoder {
+ public:
+  std::size_t dim() const override { return 2; }
+  void encode(std::span<const std::string_view> sentences, Side side, std::span<float> out) const override {
+    for (size_t i = 0; i < sentences.size(); ++i) {
+      const double a = side == Side::kSource ? 0 : 0.3 * static_cast<double>(std::count(sentences[i].begin(), sentences[i].end(), '!'));
+      out[2 * i] = static_cast<float>(std::cos(a));
+      out[2 * i + 1] = static_cast<float>(std::sin(a));
+    }
+  }
+  std::string describe() const override { return "bang"; }
+};
+
 Run run(const std::string& input, const std::string& chain, bool annotate = false, bool skip_bad = false,
-        size_t threads = 1, size_t batch = 1 << 20, const filter::MultiwayIndex* multiway = nullptr) {
+        size_t threads = 1, size_t batch = 1 << 20, const filter::MultiwayIndex* multiway = nullptr,
+        const align::SentenceEncoder* encoder = nullptr) {
   oneapi::tbb::global_control gc(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   TmpDir d;
   filter::CleanOptions o;
@@ -30,7 +51,7 @@ Run run(const std::string& input, const std::string& chain, bool annotate = fals
   o.skip_bad = skip_bad;
   o.batch_bytes = batch;
   o.multiway = multiway;
-  filter::PairScorer none(nullptr, nullptr);
+  filter::PairScorer none(nullptr, encoder);
   auto lines = corpus::open_tsv_lines(std::make_unique<corpus::test::MemorySource>(input));
   Run r;
   {
@@ -71,6 +92,46 @@ TEST_CASE("clean run: near dedup ignores case and punctuation, exact does not") 
   const std::string in = "src_text\ttrg_text\nOpen file\tOuvrir fichier\nopen file!\tOuvrir  fichier.\n";
   CHECK(run(in, "dedup=exact").n.kept == 2);
   CHECK(run(in, "dedup=near").n.kept == 1);
+}
+
+TEST_CASE("clean run: with a score, near dedup keeps the best-scored variant, kept rows in input order") {
+  const BangEncoder enc;
+  const std::string in =
+      "src_text\ttrg_text\nOpen file\tOuvrir fichier!!\nClose\tFermer!\nopen file\tOuvrir fichier\n"
+      "Open file.\tOuvrir fichier!\nclose!\tFermer!\nSave\tEnregistrer\n";
+  Run r = run(in, "dedup=near", false, false, 1, 1 << 20, nullptr, &enc);
+  // The third row (cosine 1) beats the first (0.83) and the fourth (0.96);
+  // the two Close rows score the same, so the first is kept.
+  CHECK(r.out ==
+        "src_text\ttrg_text\tcos_score\tclean_score\nClose\tFermer!\t0.9553\t0.9553\n"
+        "open file\tOuvrir fichier\t1.0000\t1.0000\nSave\tEnregistrer\t1.0000\t1.0000\n");
+  CHECK(r.rejected ==
+        "src_text\ttrg_text\tcos_score\tclean_score\tclean_reason\nOpen file\tOuvrir fichier!!\t0.8253\t0.8253\tdedup\n"
+        "Open file.\tOuvrir fichier!\t0.9553\t0.9553\tdedup\nclose!\tFermer!\t0.9553\t0.9553\tdedup\n");
+  CHECK(r.n.kept == 3);
+  CHECK(r.n.rejected == std::vector<uint64_t>{3});
+  // Annotated: every row in input order, each with its own reason.
+  Run a = run(in, "dedup=near", true, false, 1, 1 << 20, nullptr, &enc);
+  CHECK(a.out.find("Ouvrir fichier!!\t0.8253\t0.8253\tdedup\nClose\tFermer!\t0.9553\t0.9553\tkeep\n"
+                   "open file\tOuvrir fichier\t1.0000\t1.0000\tkeep\n") != std::string::npos);
+  // Without a score the first variant stays.
+  CHECK(run(in, "dedup=near").out == "src_text\ttrg_text\nOpen file\tOuvrir fichier!!\nClose\tFermer!\nSave\tEnregistrer\n");
+}
+
+TEST_CASE("clean run: best-variant near dedup with limits is byte-identical for 1 and 4 threads") {
+  const BangEncoder enc;
+  std::string in = "src_text\ttrg_text\n";
+  for (int i = 0; i < 2000; ++i)
+    in += "Item " + std::to_string(i % 300) + "\tArticle " + std::to_string(i % 300) +
+          std::string(static_cast<size_t>(4 - i / 300 % 5), '!') + "\n";
+  const std::string chain = "same,dedup=near,maxsrc=2";
+  Run a = run(in, chain, true, false, 1, 256, nullptr, &enc), b = run(in, chain, true, false, 4, 256, nullptr, &enc);
+  CHECK(a.out == b.out);
+  CHECK(a.rejected == b.rejected);
+  CHECK(a.n.kept == 300);
+  // Each item's kept variant is its fifth, the one with no '!' (cosine 1).
+  CHECK(a.out.find("Item 7\tArticle 7\t1.0000\t1.0000\tkeep\n") != std::string::npos);
+  CHECK(a.out.find("Item 7\tArticle 7!!!!\t0.3624\t0.3624\tdedup\n") != std::string::npos);
 }
 
 TEST_CASE("clean run: one source to many targets and many sources to one target are limited") {
