@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 #include "filter/text_stats.h"
 #include "libcorpus/core/error.h"
@@ -13,6 +12,7 @@
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/uchar.h"
 #include "filter/alphabet.h"
+#include "filter/debris.h"
 #include "filter/lid.h"
 
 namespace filter {
@@ -125,13 +125,16 @@ void prose_words(std::string_view s, std::vector<std::string>& out) {
 }
 
 bool untranslated(std::string_view s, std::string_view t, double thr) {
-  std::vector<std::string> sw, tw;
+  // Per-thread word lists, whose storage is reused from row to row, and the
+  // target's words sorted instead of hashed (a row has a few dozen): a hash
+  // set's node per word was most of this rule's allocations.
+  thread_local std::vector<std::string> sw, tw;
   prose_words(s, sw);
   if (sw.size() < 4) return false;
   prose_words(t, tw);
-  std::unordered_set<std::string> tset(tw.begin(), tw.end());
+  std::sort(tw.begin(), tw.end());
   size_t hit = 0;
-  for (const auto& w : sw) hit += tset.count(w);
+  for (const auto& w : sw) hit += std::binary_search(tw.begin(), tw.end(), w);
   return static_cast<double>(hit) >= thr * static_cast<double>(sw.size());
 }
 
@@ -194,44 +197,6 @@ bool is_url_or_email(std::string_view s) {
     return true;
   size_t at = l.find('@');
   return at != std::string::npos && at > 0 && l.find('.', at) != std::string::npos && l.find('.', at) + 1 < l.size();
-}
-
-bool has_debris(std::string_view s) {
-  // Markup a message would not hold (inline <b> or <i> are placeholders),
-  // entity debris, and the navigation, cookie and copyright lines of pages.
-  static constexpr std::string_view kNeedles[] = {
-      "<div", "<span", "<script", "<style", "<a href", "<img", "<table", "<td", "<tr", "<li>", "<ul", "<p>",
-      "</div", "</span", "</p>", "</li>", "<!--", "-->", "&nbsp", "&amp;", "&lt;", "&gt;", "&quot;", "&#",
-      "javascript:", "cookie", "all rights reserved", "copyright \xc2\xa9", "(c) copyright", "skip to content",
-      "skip to main", "privacy policy", "terms of use", "terms and conditions", "click here", "read more",
-      "back to top", "subscribe to our", "follow us", "powered by"};
-  std::string l = lower_ascii(s);
-  // Which bytes occur: a needle with a byte that does not is not searched
-  // for (most text has no '<', '&', 'k' or 'y', so most needles cost nothing).
-  uint64_t seen[4] = {};
-  for (char c : l) {
-    auto u = static_cast<unsigned char>(c);
-    seen[u >> 6] |= uint64_t{1} << (u & 63);
-  }
-  auto has = [&](char c) {
-    auto u = static_cast<unsigned char>(c);
-    return (seen[u >> 6] >> (u & 63)) & 1;
-  };
-  for (std::string_view n : kNeedles) {
-    bool possible = true;
-    for (size_t k = 0; k < n.size() && k < 4 && possible; ++k) possible = has(n[k]);
-    if (possible && l.find(n) != std::string::npos) return true;
-  }
-  // Breadcrumbs and menus: two or more separators between short items.
-  const bool guillemets = l.find("\xc2\xab") != std::string::npos;  // « w » quotes, not a path
-  int seps = 0;
-  for (std::string_view sep : {" | ", " \xc2\xbb ", " > ", " \xc2\xb7 ", " / "}) {
-    if (!has(sep[1]) || (guillemets && sep == " \xc2\xbb ")) continue;
-    for (size_t p = l.find(sep); p != std::string::npos; p = l.find(sep, p + sep.size())) ++seps;
-  }
-  if (seps >= 2) return true;
-  return has('\xc2') && l.find("\xc2\xa9") != std::string::npos &&
-         (l.find("20") != std::string::npos || l.find("19") != std::string::npos);
 }
 
 RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)

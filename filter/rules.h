@@ -52,7 +52,6 @@ class RuleSet {
 
 // Exposed for tests: the rules' views of one side.
 bool is_url_or_email(std::string_view s);
-bool has_debris(std::string_view s);
 // The language part of a code: "pt_BR" -> "pt", "zh-Hant" -> "zh".
 std::string_view primary_language(std::string_view code);
 

@@ -81,6 +81,29 @@ TEST_CASE("rules: URLs, numbers, brackets, placeholders, debris") {
   CHECK_FALSE(rejects("debris", "<b>Warning</b>: disk full", "<b>Attention</b> : disque plein"));
 }
 
+TEST_CASE("rules: debris is found case-insensitively anywhere, separators count without overlap") {
+  auto side = [](const std::string& s) { return rejects("debris", s, "ok"); };
+  CHECK(side("Read More"));
+  CHECK(side("see READ MORE"));  // a needle ending the text
+  CHECK(side("&#"));             // the shortest needle
+  CHECK_FALSE(side("read mor"));
+  CHECK_FALSE(side("&"));
+  CHECK_FALSE(side("a"));
+  CHECK_FALSE(side(""));
+  CHECK(side("a | b | c"));
+  CHECK_FALSE(side("a | | b"));   // " | " twice, but the second starts inside the first
+  CHECK(side("a | | | b"));       // the first and third do not overlap
+  CHECK(side("a / b > c"));       // two kinds add up
+  CHECK_FALSE(side("a / b"));
+  CHECK(side("A \xc2\xbb B \xc2\xbb C"));
+  CHECK_FALSE(side("\xc2\xab A \xc2\xbb B \xc2\xbb C"));  // French quotes: " » " does not count
+  CHECK(side("\xc2\xab A \xc2\xbb B | C | D"));             // the others still do
+  CHECK(side("Example \xc2\xa9 1999"));
+  CHECK(side("2020 \xc2\xa9 Example"));  // the year may come first
+  CHECK_FALSE(side("Example \xc2\xa9"));
+  CHECK(side("Copyright \xc2\xa9 Example"));
+}
+
 TEST_CASE("rules: language and script need both languages") {
   CHECK_THROWS_AS(RuleSet(Chain::parse("lid"), "en", ""), corpus::ConfigError);
   CHECK_THROWS_AS(RuleSet(Chain::parse("script"), "", "fr"), corpus::ConfigError);
