@@ -11,6 +11,10 @@
 # pairs/s per thread is pairs over the CPU seconds pc-clean reports (user +
 # system), which a machine shared with other jobs does not inflate; wall
 # time is printed too.
+# BASELINE=DIR (a folder holding another build's pc-clean): first the rules-only
+# chain at -j1 on the first 200k pairs, baseline and candidate alternating,
+# REPS times each (default 3), then their median CPU seconds, pairs/s per
+# thread and the ratio. BASELINE_ONLY=1 stops after that comparison.
 set -euo pipefail
 bin=$1
 work=$2
@@ -42,6 +46,27 @@ rules=fix=all,len=1:1000,ratio=3,same,untranslated=0.8,alpha=0.3,url,numbers,pla
 "$bin/pc-ibm1" train -q --lowercase -o "$work/en-fr.ibm1" "$here/../data/samples/bitext/en-fr.tsv"
 awk -F'\t' 'NR == 1 || ($2 ~ /[àâçéèêëîïôûùœ]/ && n++ < 200000)' "$big" >"$work/fr.tsv"
 nfr=$(($(wc -l <"$work/fr.tsv") - 1))
+cpu_of() {  # BIN args...: CPU seconds of one pc-clean run
+  local b=$1
+  shift
+  "$b/pc-clean" --no-progress "$@" 2>&1 >/dev/null | grep -oE 'CPU [0-9.]+ s' | tail -1 | cut -d' ' -f2
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+if [ -n "${BASELINE:-}" ]; then
+  reps=${REPS:-3}
+  : >"$work/base.cpu"
+  : >"$work/cand.cpu"
+  for _ in $(seq "$reps"); do
+    cpu_of "$BASELINE" -j1 --chain "$rules" "$work/200k.tsv" >>"$work/base.cpu"
+    cpu_of "$bin" -j1 --chain "$rules" "$work/200k.tsv" >>"$work/cand.cpu"
+  done
+  b=$(median <"$work/base.cpu") c=$(median <"$work/cand.cpu")
+  awk -v b="$b" -v c="$c" -v r="$reps" -v bl="$(tr '\n' ' ' <"$work/base.cpu")" -v cl="$(tr '\n' ' ' <"$work/cand.cpu")" 'BEGIN {
+    printf "rules only -j1, 200000 pairs, median of %d alternating runs (CPU s: baseline %s| candidate %s)\n", r, bl, cl
+    printf "  baseline  %.2f s CPU  %8.0f pairs/s/thread\n", b, 200000 / b
+    printf "  candidate %.2f s CPU  %8.0f pairs/s/thread  (%.2fx the baseline rate)\n", c, 200000 / c, b / c }'
+  [ -z "${BASELINE_ONLY:-}" ] || exit 0
+fi
 echo "input: $pairs pairs, $(du -m "$big" | cut -f1) MB"
 run "rules only (default, no lid)" 1 "$pairs" "$big"
 run "rules only (default, no lid)" 2 "$pairs" "$big"

@@ -21,6 +21,15 @@ bool spaceless_script(UScriptCode sc) {
   }
 }
 
+// corpus::uc::is_space for a non-ASCII code point, without asking ICU for the
+// many that cannot be white space: Unicode's White_Space outside ASCII is
+// U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and
+// U+3000 (is_space adds U+FEFF).
+bool stats_is_space(UChar32 c) {
+  const bool maybe = c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x205F) || c == 0x3000 || c == 0xFEFF;
+  return maybe && corpus::uc::is_space(c);
+}
+
 }  // namespace
 
 void append_utf8(int32_t c, std::string& out) {
@@ -77,10 +86,14 @@ TextStats text_stats(std::string_view s) {
       sc = letter ? USCRIPT_LATIN : -1;
     } else {
       c = corpus::uc::at(s, i, &i);
-      space = corpus::uc::is_space(c);
-      letter = u_isalpha(c);
-      up = letter && u_isupper(c);
-      digit = u_isdigit(c);
+      space = stats_is_space(c);
+      // One general-category lookup answers u_isalpha (L*), u_isupper (Lu)
+      // and u_isdigit (Nd).
+      const auto cat = static_cast<int8_t>(u_charType(c));
+      letter = cat == U_UPPERCASE_LETTER || cat == U_LOWERCASE_LETTER || cat == U_TITLECASE_LETTER ||
+               cat == U_MODIFIER_LETTER || cat == U_OTHER_LETTER;
+      up = cat == U_UPPERCASE_LETTER;
+      digit = cat == U_DECIMAL_DIGIT_NUMBER;
       sc = -1;
       if (letter) {
         UErrorCode e = U_ZERO_ERROR;

@@ -7,6 +7,7 @@
 #include "filter/rules.h"
 #include "filter/text_stats.h"
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/uchar.h"
 
 using filter::Chain;
 using filter::RuleSet;
@@ -102,6 +103,23 @@ TEST_CASE("rules: debris is found case-insensitively anywhere, separators count 
   CHECK(side("2020 \xc2\xa9 Example"));  // the year may come first
   CHECK_FALSE(side("Example \xc2\xa9"));
   CHECK(side("Copyright \xc2\xa9 Example"));
+}
+
+TEST_CASE("text stats: letters, capitals, digits and spaces agree with ICU's predicates for every code point") {
+  // text_stats classifies with one general-category lookup and a white-space
+  // pre-check; this is what it must equal (planes 0-2; the rest hold no
+  // white space and the category rule is the same).
+  int wrong = 0;
+  for (UChar32 c = 0x80; c < 0x30000; ++c) {
+    if (U_IS_SURROGATE(c)) continue;
+    std::string s;
+    filter::append_utf8(c, s);
+    const filter::TextStats st = filter::text_stats(s);
+    const bool letter = u_isalpha(c), space = corpus::uc::is_space(c);
+    wrong += st.letters != (letter ? 1u : 0u) || st.upper != (letter && u_isupper(c) ? 1u : 0u) ||
+             st.digits != (u_isdigit(c) ? 1u : 0u) || st.nonspace != (space ? 0u : 1u);
+  }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("rules: language and script need both languages") {
