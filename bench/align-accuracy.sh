@@ -28,7 +28,13 @@
 # dictionary on raw sentences, on tokenised ones, and tokenised with its
 # -realign (bench/align-hunalign.py runs it and converts its ladders).
 #
-# Usage: [BASELINE=DIR] [HUNALIGN=PATH] bench/align-accuracy.sh [BUILD_DIR] [WORK_DIR]
+# With NEURAL="OPTIONS" (pc-embed train --kind neural OPTIONS, e.g.
+# "--max-time 660 --valid split/en-LANG.valid.tsv", LANG replaced by the
+# target language), a row for the default settings with a neural encoder
+# trained on the same train file, for the languages in NEURAL_LANGS
+# (default "fr de es").
+#
+# Usage: [BASELINE=DIR] [HUNALIGN=PATH] [NEURAL=OPTIONS] bench/align-accuracy.sh [BUILD_DIR] [WORK_DIR]
 # (from the repository root). Prints a TSV table: gold, setting, strict F1, lax F1.
 set -euo pipefail
 build=${1:-build/release}
@@ -44,6 +50,10 @@ cd "$work"
 [ -s site.jsonl ] || "$bin/pc-ingest" -q "$src/data/samples/site" > site.jsonl
 for l in fr de es; do
   [ -s enc-$l.st ] || "$bin/pc-embed" train -q -s en -t $l -o enc-$l.st split/en-$l.train.tsv
+  if [ -n "${NEURAL:-}" ] && [[ " ${NEURAL_LANGS:-fr de es} " == *" $l "* ]] && [ ! -s neural-$l.st ]; then
+    # shellcheck disable=SC2086
+    "$bin/pc-embed" train --kind neural -q -s en -t $l -o neural-$l.st ${NEURAL//LANG/$l} split/en-$l.train.tsv 2> neural-$l.err
+  fi
   /usr/bin/python3 "$src/bench/align-gold.py" site.jsonl en $l site-$l >&2
 done
 /usr/bin/python3 "$src/bench/align-gold.py" --tsv split/en-fr.valid.tsv en fr cat-fr >&2
@@ -84,6 +94,7 @@ for g in site-fr cat-fr site-de cat-de site-es cat-es; do
   enc=enc-${g#*-}.st
   row() { printf '%s\t%s\t%s\n' "$g" "$1" "$(score $g "${@:2}")"; }
   row "default (auto, length 0.05, merge check)" --encoder $enc
+  [ ! -s neural-${g#*-}.st ] || row "default, neural encoder (pc-embed --kind neural $NEURAL)" --encoder neural-${g#*-}.st
   if [ -n "$baseline" ]; then
     align=$baseline/pc-align
     row "previous default (auto, length 0.05, no merge check)" --encoder $enc
