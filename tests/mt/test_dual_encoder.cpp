@@ -12,19 +12,12 @@
 
 #include "mt/encoder/contrastive_loss.h"
 #include "mt/encoder/dual_model.h"
+#include "support/random_values.h"
 
 using namespace mt;
 using D = double;
 
 namespace {
-
-std::vector<D> randv(size_t n, uint64_t seed, D scale = 1) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<D> u(-scale, scale);
-  std::vector<D> v(n);
-  for (auto& x : v) x = u(g);
-  return v;
-}
 
 // Worst relative error of analytic[i] against (L(x+h) - L(x-h)) / 2h over up
 // to `samples` elements.

@@ -17,19 +17,12 @@
 #include "mt/layers/linear.h"
 #include "mt/layers/loss.h"
 #include "mt/model/transformer.h"
+#include "support/random_values.h"
 
 using namespace mt;
 using D = double;
 
 namespace {
-
-std::vector<D> randv(size_t n, uint64_t seed, D scale = 1) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<D> u(-scale, scale);
-  std::vector<D> v(n);
-  for (auto& x : v) x = u(g);
-  return v;
-}
 
 D dotv(const std::vector<D>& a, const std::vector<D>& b) {
   D s = 0;
