@@ -1,8 +1,7 @@
 // An SVG plot of the neural encoder's training log (the JSONL records of
 // dual_train.h): the contrastive loss (training batches and the held-out
-// set) against steps on the left, held-out P@1 both ways on the right. The
-// same look as pc-nmt train's plot (mt/train/plot.h), whose right panel is
-// fixed to chrF and BLEU.
+// set) against steps on the left, held-out P@1 both ways on the right: pc-nmt
+// train's plot (mt/train/plot.h) with other fields.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -70,15 +70,16 @@ std::string draw(const Panel& p, const std::vector<std::pair<std::string, Series
 
 }  // namespace
 
-std::string training_svg(const std::vector<nlohmann::ordered_json>& log, const std::string& title) {
-  Series train_loss, valid_loss, chrf, bleu;
+std::string log_svg(const std::vector<nlohmann::ordered_json>& log, const std::string& title,
+                    const std::string& loss_title, const ValidPanel& right) {
+  Series train_loss, valid_loss, first, second;
   for (const auto& r : log) {
     const double step = r.value("step", 0.0);
     if (r.value("type", "") == "train") train_loss.emplace_back(step, r.value("loss", 0.0));
     if (r.value("type", "") == "valid") {
       valid_loss.emplace_back(step, r.value("loss", 0.0));
-      chrf.emplace_back(step, r.value("chrf", 0.0));
-      bleu.emplace_back(step, r.value("bleu", 0.0));
+      first.emplace_back(step, r.value(right.first.second, 0.0));
+      second.emplace_back(step, r.value(right.second.second, 0.0));
     }
   }
   std::string o =
@@ -86,10 +87,15 @@ std::string training_svg(const std::vector<nlohmann::ordered_json>& log, const s
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"380\" font-family=\"sans-serif\">\n"
       "<rect width=\"900\" height=\"380\" fill=\"white\"/>\n";
   o += fmt::format("<text x=\"450\" y=\"20\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n", escape(title));
-  o += draw({60, 50, 360, 280, "loss per target token"}, {{"train", train_loss}, {"validation", valid_loss}},
+  o += draw({60, 50, 360, 280, loss_title}, {{"train", train_loss}, {right.valid_loss_label, valid_loss}},
             {"#1f77b4", "#d62728"});
-  o += draw({510, 50, 360, 280, "validation score"}, {{"chrF", chrf}, {"BLEU", bleu}}, {"#2ca02c", "#9467bd"});
+  o += draw({510, 50, 360, 280, right.title}, {{right.first.first, first}, {right.second.first, second}},
+            {"#2ca02c", "#9467bd"});
   return o + "</svg>\n";
+}
+
+std::string training_svg(const std::vector<nlohmann::ordered_json>& log, const std::string& title) {
+  return log_svg(log, title, "loss per target token", {"validation score", "validation", {"chrF", "chrf"}, {"BLEU", "bleu"}});
 }
 
 }  // namespace mt

@@ -5,10 +5,22 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mt {
 
 std::string training_svg(const std::vector<nlohmann::ordered_json>& log, const std::string& title);
+
+// The plot behind training_svg, for any JSONL training log: two panels, loss
+// on the left (the "loss" of the "train" and the "valid" records), and on the
+// right two fields of the "valid" records against steps.
+struct ValidPanel {
+  std::string title;
+  std::string valid_loss_label;  // the left panel's second line
+  std::pair<std::string, std::string> first, second;  // label, field of a "valid" record
+};
+std::string log_svg(const std::vector<nlohmann::ordered_json>& log, const std::string& title,
+                    const std::string& loss_title, const ValidPanel& right);
 
 }  // namespace mt
