@@ -21,7 +21,7 @@ enum class RuleKind {
   kLen,           // len=MIN:MAX       characters per side
   kWords,         // words=MIN:MAX     words per side (sides in spaceless scripts are exempt)
   kRatio,         // ratio=R           longer/shorter side length (ratio_length), with 5 added to each
-  kSame,          // same              source equals target (lower-cased letters and digits)
+  kSame,          // same              source equals target (lower-cased, white space removed)
   kUntranslated,  // untranslated=F    share of the source's prose words found in the target >= F (4+ words)
   kAlpha,         // alpha=F           letters / non-space characters < F on a side
   kDigits,        // digits=F          digits / non-space characters > F on a side
