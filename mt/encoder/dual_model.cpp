@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "libcorpus/core/error.h"
+#include "mt/model/config_fields.h"
 #include "mt/layers/dropout.h"
 #include "mt/layers/embedding.h"
 #include "mt/layers/layernorm.h"
@@ -30,59 +31,28 @@ nlohmann::ordered_json NeuralConfig::to_json() const {
   return j;
 }
 
-namespace {
-
-// Every value checked for type and range by key, before anything is sized by
-// it (a damaged file is an Error naming the key, never a huge allocation).
-const nlohmann::json& field(const nlohmann::json& j, const std::string& key) {
-  auto it = j.find(key);
-  if (it == j.end()) throw corpus::Error(fmt::format("bad encoder config: '{}' is missing", key));
-  return *it;
-}
-
-[[noreturn]] void bad_key(const std::string& key, const nlohmann::json& v, const std::string& want) {
-  std::string shown = v.dump();
-  if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
-  throw corpus::Error(fmt::format("bad encoder config: '{}' is {}, expected {}", key, shown, want));
-}
-
-int int_field(const nlohmann::json& j, const std::string& key, int64_t lo, int64_t hi) {
-  const nlohmann::json& v = field(j, key);
-  if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-    bad_key(key, v, fmt::format("an integer from {} to {}", lo, hi));
-  return static_cast<int>(v.get<int64_t>());
-}
-
-std::string string_field(const nlohmann::json& j, const std::string& key, const std::string& want) {
-  const nlohmann::json& v = field(j, key);
-  if (!v.is_string()) bad_key(key, v, want);
-  return v.get<std::string>();
-}
-
-}  // namespace
-
 NeuralConfig NeuralConfig::from_json(const nlohmann::json& j) {
-  if (!j.is_object()) throw corpus::Error("bad encoder config: not a JSON object");
+  const ConfigFields f(j, "encoder config");
   NeuralConfig c;
-  c.vocab = int_field(j, "vocab", 5, kMaxVocab);
-  c.dim = int_field(j, "dim", 2, kMaxDim);
-  c.heads = int_field(j, "heads", 1, kMaxDim);
-  c.ffn_dim = int_field(j, "ffn_dim", 1, kMaxFfnDim);
-  c.layers = int_field(j, "layers", 1, kMaxLayers);
-  c.max_len = int_field(j, "max_len", 2, kMaxLen);
-  const std::string act = string_field(j, "activation", "relu, swish or gelu");
-  if (act != "relu" && act != "swish" && act != "gelu") bad_key("activation", act, "relu, swish or gelu");
+  c.vocab = f.int_field("vocab", 5, kMaxVocab);
+  c.dim = f.int_field("dim", 2, kMaxDim);
+  c.heads = f.int_field("heads", 1, kMaxDim);
+  c.ffn_dim = f.int_field("ffn_dim", 1, kMaxFfnDim);
+  c.layers = f.int_field("layers", 1, kMaxLayers);
+  c.max_len = f.int_field("max_len", 2, kMaxLen);
+  const std::string act = f.string_field("activation", "relu, swish or gelu");
+  if (act != "relu" && act != "swish" && act != "gelu") f.bad_key("activation", act, "relu, swish or gelu");
   c.activation = parse_activation(act);
-  const std::string norm = string_field(j, "norm", "pre or post");
-  if (norm != "pre" && norm != "post") bad_key("norm", norm, "pre or post");
+  const std::string norm = f.string_field("norm", "pre or post");
+  if (norm != "pre" && norm != "post") f.bad_key("norm", norm, "pre or post");
   c.pre_norm = norm == "pre";
-  const nlohmann::json& eps = field(j, "ln_eps");
+  const nlohmann::json& eps = f.field("ln_eps");
   if (!eps.is_number() || !(eps.get<double>() > 0 && eps.get<double>() < 1))
-    bad_key("ln_eps", eps, "a number between 0 and 1");
+    f.bad_key("ln_eps", eps, "a number between 0 and 1");
   c.ln_eps = eps.get<double>();
-  if (string_field(j, "pooling", "mean") != "mean") bad_key("pooling", j["pooling"], "mean");
-  c.pad_id = int_field(j, "pad_id", 0, kMaxVocab - 1);
-  c.eos_id = int_field(j, "eos_id", 0, kMaxVocab - 1);
+  if (f.string_field("pooling", "mean") != "mean") f.bad_key("pooling", j["pooling"], "mean");
+  c.pad_id = f.int_field("pad_id", 0, kMaxVocab - 1);
+  c.eos_id = f.int_field("eos_id", 0, kMaxVocab - 1);
   c.validate();
   return c;
 }
