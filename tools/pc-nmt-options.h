@@ -16,7 +16,8 @@ struct Args : mt::TrainSettings {
   std::string model;
   bool vocab = false;
   int beam = 1, n_best = 0, block = 4, candidates = 1;
-  std::string length_penalty = "gnmt", stats, ddg, ibm1, decode = "greedy", draft = "pad";
+  std::string length_penalty = "gnmt", stats, ddg, ibm1, decode = "greedy", draft = "pad", column,
+              out_column = "x_translation";
   double alpha = 0.6;
 };
 
@@ -78,6 +79,10 @@ void training_options(cli::App& t, Args& a) {
 void translate_options(cli::App& t, Args& a) {
   t.group("Model");
   t.option("m,model", "FILE", &a.model, "model file (.safetensors) to translate with");
+  t.group("Input");
+  t.option("column", "NAME", &a.column, "translate this column of a TSV bitext (src_text, ...) and write each row "
+           "with its translation added (default: text in, a line out per line)");
+  t.option("out-column", "NAME", &a.out_column, "with --column: the name of the added column");
   decoding_options(t, a);
   t.group("Search");
   t.option("beam", "K", &a.beam, "beam size (1: greedy decoding)").range(1, 1024);

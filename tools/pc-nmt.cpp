@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/tsv.h"
 #include "mt/decode/translate_stream.h"
 #include "mt/model/inspect.h"
 #include "mt/model/marian_import.h"
@@ -63,7 +65,16 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::TranslateOptions opt;
   opt.decode = {a.batch_size, a.max_len_factor};
   mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft, a.candidates);
-  LineReader lines(*src, c.max_line);
+  std::optional<LineReader> lines;
+  std::unique_ptr<corpus::BitextLines> rows;
+  std::unique_ptr<mt::SentenceSource> in;
+  if (a.column.empty()) {
+    in = mt::text_sentences(lines.emplace(*src, c.max_line));
+  } else {
+    if (a.n_best) throw cli::UsageError("--n-best writes its own rows: give it without --column");
+    rows = corpus::open_tsv_lines(std::move(src), {c.max_line});
+    in = mt::column_sentences(*rows, a.column, a.out_column);
+  }
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
@@ -73,8 +84,9 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
   opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {} --candidates {}", a.decode, a.block,
                                 a.draft, a.candidates);
-  const mt::TranslateCounts n = mt::translate_stream(
-      model, lines, out, opt, [&](uint64_t done) { ctx.progress().update(src->raw_bytes_read(), done); });
+  const mt::TranslateCounts n = mt::translate_stream(model, *in, out, opt, [&](uint64_t done) {
+    ctx.progress().update(rows ? rows->raw_bytes_read() : src->raw_bytes_read(), done);
+  });
   out.commit();
   if (stats) stats->commit();
   if (ddg) ddg->commit();

@@ -47,7 +47,94 @@ void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& 
   opt.parallel = {parse_decode_mode(decode), block, parse_draft_source(draft), candidates};
 }
 
+namespace {
+
+class TextSentences : public SentenceSource {
+ public:
+  explicit TextSentences(corpus::LineReader& in) : in_(in) {}
+  bool next(std::string_view& text) override { return in_.next(text); }
+  const std::string& name() const override { return in_.name(); }
+  uint64_t line_number() const override { return in_.line_number(); }
+  void write(corpus::Output& out, size_t, std::string_view translation) override {
+    out.write(translation);
+    out.put('\n');
+  }
+
+ private:
+  corpus::LineReader& in_;
+};
+
+class ColumnSentences : public SentenceSource {
+ public:
+  ColumnSentences(corpus::BitextLines& in, const std::string& column, const std::string& out_column)
+      : in_(in), ncols_(in.columns().size()) {
+    const int c = in.columns().index(column);
+    if (c < 0) {
+      std::string have;
+      for (const auto& s : in.columns().names) have += (have.empty() ? "" : ", ") + s;
+      throw corpus::ConfigError("the input has no column " + corpus::quote(column) + " (it has " + have + ")",
+                                "give --column with one of its columns")
+          .at(in.name());
+    }
+    if (!corpus::is_known_column(out_column))
+      throw corpus::ConfigError("--out-column " + corpus::quote(out_column) + " is no column name a TSV header has",
+                                "give x_NAME (a user column), NAME_score, or one of pc(7)'s fixed names");
+    if (in.columns().index(out_column) >= 0)
+      throw corpus::ConfigError("the input already has a column " + corpus::quote(out_column),
+                                "drop it first (cut), or give another --out-column")
+          .at(in.name());
+    column_ = static_cast<size_t>(c);
+    for (const auto& s : in.columns().names) header_ += s + "\t";
+    header_ += out_column + "\n";
+  }
+  bool next(std::string_view& text) override {
+    // Rows are appended to one buffer until forget(); an earlier row is found
+    // again by its offset (the buffer may move), the text is used at once.
+    const size_t at = buf_.size();
+    if (!in_.next(buf_)) return false;
+    std::string_view row(buf_.data() + at, buf_.size() - at);
+    corpus::split_tsv(row, fields_);
+    if (fields_.size() != ncols_)
+      throw corpus::Error(fmt::format("{} columns where the header has {}", fields_.size(), ncols_))
+          .at(in_.name(), in_.line_number());
+    rows_.push_back({at, row.size()});
+    text = fields_[column_];
+    return true;
+  }
+  const std::string& name() const override { return in_.name(); }
+  uint64_t line_number() const override { return in_.line_number(); }
+  void begin(corpus::Output& out) override { out.write(header_); }
+  void write(corpus::Output& out, size_t k, std::string_view translation) override {
+    out.write(std::string_view(buf_.data() + rows_[k].first, rows_[k].second));
+    out.put('\t');
+    out.write(translation);
+    out.put('\n');
+  }
+  void forget() override { buf_.clear(), rows_.clear(); }
+
+ private:
+  corpus::BitextLines& in_;
+  size_t ncols_, column_ = 0;
+  std::string header_, buf_;
+  std::vector<std::string_view> fields_;
+  std::vector<std::pair<size_t, size_t>> rows_;  // offset and size in buf_
+};
+
+}  // namespace
+
+std::unique_ptr<SentenceSource> text_sentences(corpus::LineReader& in) { return std::make_unique<TextSentences>(in); }
+
+std::unique_ptr<SentenceSource> column_sentences(corpus::BitextLines& in, const std::string& column,
+                                                 const std::string& out_column) {
+  return std::make_unique<ColumnSentences>(in, column, out_column);
+}
+
 TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,
+                                 const TranslateOptions& opt, const std::function<void(uint64_t)>& progress) {
+  return translate_stream(model, *text_sentences(in), out, opt, progress);
+}
+
+TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& in, corpus::Output& out,
                                  const TranslateOptions& opt, const std::function<void(uint64_t)>& progress) {
   const Config& cfg = model.file.config();
   const size_t chunk_size = static_cast<size_t>(opt.batches_per_chunk) * static_cast<size_t>(opt.decode.batch_size);
@@ -102,8 +189,7 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
         for (size_t r = 0; r < hs.size(); ++r)
           out.write(fmt::format("{}\t{}\t{:.6f}\n", sentence, text(hs[r], r == 0 ? &mismatch : nullptr), hs[r].score));
       } else {
-        out.write(text(hs.front(), &mismatch));
-        out.put('\n');
+        in.write(out, i, text(hs.front(), &mismatch));
       }
       n.placeholder_lines += mask != nullptr;
       n.placeholder_mismatches += mismatch;
@@ -122,8 +208,10 @@ TranslateCounts translate_stream(const TranslationModel& model, corpus::LineRead
     drafts.clear();
     masks.clear();
     slot.clear();
+    in.forget();
     if (progress) progress(n.sentences);
   };
+  if (!opt.n_best_rows) in.begin(out);
   std::string_view line;
   while (in.next(line)) {
     std::string bad = corpus::check_text(line);

@@ -8,6 +8,7 @@
 
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/tsv.h"
 #include "mt/decode/beam.h"
 #include "mt/decode/greedy.h"
 #include "mt/decode/ibm1_draft.h"
@@ -72,11 +73,46 @@ struct TranslateCounts {
   double median_passes = 0, median_tokens_per_pass = 0, median_ms = 0;
 };
 
-// Translates every line of `in` to `out` (not committed: the caller does,
-// after a run without error). A line of invalid UTF-8 or with a NUL byte is
-// a corpus::Error at its line. A line with no tokens (empty, or spaces)
-// gives an empty line without being decoded. `progress` (may be empty) is
-// called after each chunk with the sentences done so far.
+// Where translate_stream's sentences come from and how each translation goes
+// out: the lines of a text, a translation line for each; or one column of a
+// TSV bitext, each row written back whole with its translation as one more
+// column. Rows wait in the source until the chunk they are in is written.
+class SentenceSource {
+ public:
+  virtual ~SentenceSource() = default;
+  // The next sentence (valid until forget()); false at the end. A row that
+  // is not one (a TSV row with the wrong column count) is a corpus::Error at
+  // its line.
+  virtual bool next(std::string_view& text) = 0;
+  virtual const std::string& name() const = 0;
+  virtual uint64_t line_number() const = 0;
+  // What comes before the first translation (the TSV header).
+  virtual void begin(corpus::Output& out) { (void)out; }
+  // Writes the k-th sentence read since the last forget() with its translation.
+  virtual void write(corpus::Output& out, size_t k, std::string_view translation) = 0;
+  // The sentences read so far are written: their rows may go.
+  virtual void forget() {}
+};
+
+// Each line of `in` is a sentence; a translation line for each.
+std::unique_ptr<SentenceSource> text_sentences(corpus::LineReader& in);
+
+// The column `column` of `in` (a TSV bitext with its header rule) is the
+// sentence; the header and each row are written with `out_column` added at
+// the end. A ConfigError when the input has no such column or already has
+// `out_column`, or `out_column` is not a name the header rule knows (it
+// would not read back as a header).
+std::unique_ptr<SentenceSource> column_sentences(corpus::BitextLines& in, const std::string& column,
+                                                 const std::string& out_column);
+
+// Translates every sentence of `in` to `out` (not committed: the caller
+// does, after a run without error). A sentence of invalid UTF-8 or with a
+// NUL byte is a corpus::Error at its line. A sentence with no tokens (empty,
+// or spaces) gives an empty translation without being decoded. `progress`
+// (may be empty) is called after each chunk with the sentences done so far.
+TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& in, corpus::Output& out,
+                                 const TranslateOptions& opt, const std::function<void(uint64_t)>& progress = {});
+// The same over the lines of a text.
 TranslateCounts translate_stream(const TranslationModel& model, corpus::LineReader& in, corpus::Output& out,
                                  const TranslateOptions& opt, const std::function<void(uint64_t)>& progress = {});
 
