@@ -283,7 +283,14 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load(const std::string& path) {
         .at(path);
   const st::File f(path);
   f.expect(kEncoderFormat, kVersion, "pc-embed train");
-  auto c = nlohmann::ordered_json::parse(f.meta("config"), nullptr, false);
+  return load_part(f, "", f.meta("config"));
+}
+
+std::unique_ptr<LexicalEncoder> LexicalEncoder::load_part(const st::File& f, const std::string& prefix,
+                                                          const std::string& config) {
+  const std::string& path = f.path();
+  auto c = nlohmann::ordered_json::parse(config, nullptr, false);
+  if (!c.is_object() || !c.contains("kind") || c["kind"] != kKind) corrupt_encoder(path, prefix + "config is not a lexical one");
   auto t = std::make_shared<Tables>();
   t->buckets = config_int(c, "buckets", 0, 1 << 20, path);
   t->lsa_dim = config_int(c, "lsa_dim", 0, 1 << 14, path);
@@ -305,10 +312,10 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load(const std::string& path) {
   } catch (const corpus::Error&) {
     corrupt_encoder(path, "config \"tokenize\" is not icu or whitespace");
   }
-  load_lang(f, "src", t->src, t->lsa_dim);
-  load_lang(f, "trg", t->trg, t->lsa_dim);
-  load_csr(f, "fwd", t->fwd, t->src.size(), t->trg.size());
-  load_csr(f, "rev", t->rev, t->trg.size(), t->src.size());
+  load_lang(f, prefix + "src", t->src, t->lsa_dim);
+  load_lang(f, prefix + "trg", t->trg, t->lsa_dim);
+  load_csr(f, prefix + "fwd", t->fwd, t->src.size(), t->trg.size());
+  load_csr(f, prefix + "rev", t->rev, t->trg.size(), t->src.size());
   fold_post(*t);
   auto e = std::make_unique<LexicalEncoder>(std::move(t));
   e->config_ = std::move(c);

@@ -102,6 +102,11 @@ class LexicalEncoder final : public SentenceEncoder {
                                                LexicalTrainStats* stats = nullptr);
   // Loads a model file; a file of another kind or version is an Error naming it.
   static std::unique_ptr<LexicalEncoder> load(const std::string& path);
+  // The lexical part of another encoder file (a combined one): its tensors
+  // are `prefix` + the names above, its config is `config` (JSON text).
+  // Errors name f.path().
+  static std::unique_ptr<LexicalEncoder> load_part(const corpus::safetensors::File& f, const std::string& prefix,
+                                                   const std::string& config);
   void save(const std::string& path) const;
 
   std::size_t dim() const override;

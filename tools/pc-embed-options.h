@@ -19,6 +19,7 @@ struct Opts {
   std::vector<std::string> dicts;
   bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
   uint64_t max_pairs = 0;
+  double weight = 0.7;  // combine: the neural part's weight
   align::LexicalOptions lex;
   mt::DualTrainSettings neural;
 };
@@ -77,6 +78,41 @@ void neural_options(cli::App& a, Opts& o) {
   a.flag("resume", &s.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
   a.option("log", "FILE", &s.log, "JSONL training log", "MODEL.log.jsonl");
   a.option("plot", "FILE", &s.plot, "SVG plot of the loss and P@1 curves", "MODEL.svg");
+}
+
+cli::App& encode_command(cli::App& app, Opts& o) {
+  cli::App& a = app.subcommand("encode", "write one vector per line to a .npy file", "encode -m MODEL -o OUT.npy [options] [FILE]");
+  a.group("Encoding");
+  a.option("m,model", "FILE", &o.model, "the encoder model");
+  a.choice("side", "SIDE", &o.side, {"src", "trg"}, "the language of the sentences: the model's source or target");
+  a.option("column", "NAME", &o.column, "read a TSV bitext and encode this column (src_text, trg_text, ...)");
+  a.choice("dtype", "TYPE", &o.dtype, {"float32", "float16"}, "the .npy element type");
+  return a;
+}
+
+cli::App& score_command(cli::App& app, Opts& o) {
+  cli::App& a = app.subcommand("score", "append the cosine of each pair as embed_score", "score -m MODEL [options] [BITEXT]");
+  a.group("Scoring");
+  a.option("m,model", "FILE", &o.model, "the encoder model");
+  return a;
+}
+
+cli::App& import_command(cli::App& app, Opts& o) {
+  cli::App& a = app.subcommand("import", "convert a Hugging Face BERT-family encoder (LaBSE, E5, MiniLM) to one file",
+                               "import -o MODEL [--pooling cls|mean] FOLDER");
+  a.group("Import");
+  a.choice("pooling", "HOW", &o.pooling, {"cls", "mean"},
+           "sentence vector: [CLS] through the pooler (LaBSE), or the mean of the tokens (E5, MiniLM)");
+  return a;
+}
+
+// combine: a lexical and a neural encoder as one (mt/encoder/combined_encoder.h).
+cli::App& combine_command(cli::App& app, Opts& o) {
+  cli::App& a = app.subcommand("combine", "join a lexical and a neural encoder into one model of kind combined",
+                               "combine -o MODEL [--weight W] LEXICAL NEURAL");
+  a.group("Combining");
+  a.option("weight", "W", &o.weight, "the neural vector's weight beside the unit-length lexical one").range(0, 100);
+  return a;
 }
 
 }  // namespace

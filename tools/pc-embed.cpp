@@ -19,6 +19,7 @@
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
 #include "mt/encoder/bert_import.h"
+#include "mt/encoder/combined_encoder.h"
 #include "mt/encoder/dual_train.h"
 #include "mt/encoder/open_encoder.h"
 #include "tools/pc-embed-options.h"
@@ -146,12 +147,20 @@ void import(cli::Context& ctx, const Opts& o, const std::vector<std::string>& fo
   ctx.info(mt::import_bert(folders[0], o.pooling, ctx.common().output));
 }
 
+void combine(cli::Context& ctx, const Opts& o, const std::vector<std::string>& parts) {
+  if (ctx.common().output == "-") throw cli::UsageError("combine needs -o FILE for the encoder");
+  if (parts.size() != 2) throw cli::UsageError("combine takes two models", "pc-embed combine -o c.st LEXICAL NEURAL");
+  for (const auto& p : parts) ctx.note_input(p);
+  ctx.info(mt::combine_encoders(parts[0], parts[1], o.weight, ctx.common().output, ctx.provenance_command()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   cli::App app("pc-embed",
                "Cross-lingual sentence encoders: train one from a seed bitext and/or a bilingual dictionary, import a "
-               "BERT-family one, encode sentences to .npy, score the pairs of a bitext by cosine.",
+               "BERT-family one, combine a lexical and a neural one, encode sentences to .npy, score the pairs of a "
+               "bitext by cosine.",
                "pc-embed COMMAND [options] [FILE]");
   cli::Common c;
   Opts o;
@@ -168,32 +177,18 @@ int main(int argc, char** argv) {
   neural_options(tr, o);
   tr.common(c, kRun | cli::Common::kSeed | cli::Common::kLangs);
 
-  cli::App& enc = app.subcommand("encode", "write one vector per line to a .npy file", "encode -m MODEL -o OUT.npy [options] [FILE]");
-  enc.group("Encoding");
-  enc.option("m,model", "FILE", &o.model, "the encoder model");
-  enc.choice("side", "SIDE", &o.side, {"src", "trg"}, "the language of the sentences: the model's source or target");
-  enc.option("column", "NAME", &o.column, "read a TSV bitext and encode this column (src_text, trg_text, ...)");
-  enc.choice("dtype", "TYPE", &o.dtype, {"float32", "float16"}, "the .npy element type");
-  enc.common(c, kRun);
-
-  cli::App& sc = app.subcommand("score", "append the cosine of each pair as embed_score", "score -m MODEL [options] [BITEXT]");
-  sc.group("Scoring");
-  sc.option("m,model", "FILE", &o.model, "the encoder model");
-  sc.common(c, kRun);
-
-  cli::App& im = app.subcommand("import", "convert a Hugging Face BERT-family encoder (LaBSE, E5, MiniLM) to one file",
-                                 "import -o MODEL [--pooling cls|mean] FOLDER");
-  im.group("Import");
-  im.choice("pooling", "HOW", &o.pooling, {"cls", "mean"},
-            "sentence vector: [CLS] through the pooler (LaBSE), or the mean of the tokens (E5, MiniLM)");
-  im.common(c, cli::Common::kOutput | cli::Common::kInputs);
+  encode_command(app, o).common(c, kRun);
+  score_command(app, o).common(c, kRun);
+  import_command(app, o).common(c, cli::Common::kOutput | cli::Common::kInputs);
+  combine_command(app, o).common(c, cli::Common::kOutput | cli::Common::kInputs);
 
   return app.run(argc, argv, [&](cli::Context& ctx) {
     const std::string cmd = ctx.command();
-    if (cmd != "train" && cmd != "import" && o.model.empty()) throw cli::UsageError(cmd + " needs a model: give -m FILE");
-    if (cmd == "train") train(ctx, o, c.inputs);
-    else if (cmd == "import") import(ctx, o, c.inputs);
-    else if (cmd == "encode") encode(ctx, o, c.inputs);
+    if (cmd == "train") return train(ctx, o, c.inputs);
+    if (cmd == "import") return import(ctx, o, c.inputs);
+    if (cmd == "combine") return combine(ctx, o, c.inputs);
+    if (o.model.empty()) throw cli::UsageError(cmd + " needs a model: give -m FILE");
+    if (cmd == "encode") encode(ctx, o, c.inputs);
     else score(ctx, o, c.inputs);
   });
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -29,14 +30,26 @@ void save_neural(const std::string& path, const NeuralWrite& w) {
   f.write(path);
 }
 
-NeuralFile::NeuralFile(const std::string& path) : file_(std::make_unique<corpus::safetensors::File>(path)) {
+NeuralFile::NeuralFile(const std::string& path) : file_(std::make_shared<corpus::safetensors::File>(path)) {
+  file_->expect(align::kEncoderFormat, kNeuralVersion, "pc-embed train --kind neural");
+  load(file_->meta("config"));
+}
+
+NeuralFile::NeuralFile(std::shared_ptr<const corpus::safetensors::File> f, const std::string& prefix,
+                       const std::string& config)
+    : file_(std::move(f)), prefix_(prefix) {
+  load(config);
+}
+
+void NeuralFile::load(const std::string& config) {
   const auto& f = *file_;
-  f.expect(align::kEncoderFormat, kNeuralVersion, "pc-embed train --kind neural");
-  const auto j = nlohmann::json::parse(f.meta("config"), nullptr, false);
+  const std::string& path = f.path();
+  const auto j = nlohmann::json::parse(config, nullptr, false);
   const std::string kind =
       j.is_object() && j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "(none)";
   if (kind != kNeuralKind)
-    throw corpus::Error("the encoder is of kind " + corpus::quote(kind) + ", not \"neural\"",
+    throw corpus::Error("the encoder" + (prefix_.empty() ? "" : " part " + corpus::quote(prefix_)) + " is of kind " +
+                            corpus::quote(kind) + ", not \"neural\"",
                         "give an encoder made by pc-embed train --kind neural")
         .at(path);
   try {
@@ -48,21 +61,27 @@ NeuralFile::NeuralFile(const std::string& path) : file_(std::make_unique<corpus:
   layout_ = make_dual_layout(cfg_, off);
   // Shapes first (the embedding bounds vocab and dim), so nothing is sized
   // by a number the file's own tensors do not back.
-  for (const auto& t : layout_.tensors()) f.info_shaped(t.name, corpus::safetensors::Dtype::kF32, dims(t.shape));
+  for (const auto& t : layout_.tensors())
+    f.info_shaped(prefix_ + t.name, corpus::safetensors::Dtype::kF32, dims(t.shape));
   params_.resize(layout_.total());
   for (const auto& t : layout_.tensors())
-    std::memcpy(params_.data() + t.offset, f.get_shaped<float>(t.name, dims(t.shape)).data(), t.size * sizeof(float));
-  if (!f.has("tokenizer")) throw corpus::Error("the encoder has no \"tokenizer\" tensor").at(path);
+    std::memcpy(params_.data() + t.offset, f.get_shaped<float>(prefix_ + t.name, dims(t.shape)).data(),
+                t.size * sizeof(float));
+  if (!f.has(prefix_ + "tokenizer"))
+    throw corpus::Error("the encoder has no " + corpus::quote(prefix_ + "tokenizer") + " tensor").at(path);
 }
 
-std::string_view NeuralFile::spm() const { return file_->bytes("tokenizer"); }
+std::string_view NeuralFile::spm() const { return file_->bytes(prefix_ + "tokenizer"); }
 
 const float* NeuralFile::extra(const std::string& name, int64_t n) const {
-  return file_->get_shaped<float>(name, {static_cast<uint64_t>(n)}).data();
+  return file_->get_shaped<float>(prefix_ + name, {static_cast<uint64_t>(n)}).data();
 }
 
-NeuralEncoder::NeuralEncoder(const std::string& path)
-    : file_(path), tok_(load_tokenizer(file_.spm(), path, "tokenizer")) {
+NeuralEncoder::NeuralEncoder(const std::string& path) : NeuralEncoder(NeuralFile(path)) {}
+
+NeuralEncoder::NeuralEncoder(NeuralFile file)
+    : file_(std::move(file)), tok_(load_tokenizer(file_.spm(), file_.file().path(), "tokenizer")) {
+  const std::string& path = file_.file().path();
   if (tok_.vocab_size() > file_.config().vocab)
     throw corpus::Error(fmt::format("the tokenizer has {} pieces, the embedding table {} rows", tok_.vocab_size(),
                                     file_.config().vocab))
@@ -84,18 +103,35 @@ void neural_embed(const NeuralConfig& cfg, const float* params, const std::vecto
                   float* out) {
   DualModel<float> model(cfg);
   const int C = cfg.dim;
-  for (size_t i = 0; i < seqs.size(); ++i) {
-    float* o = out + i * C;
-    if (seqs[i]->empty()) {
-      std::fill(o, o + C, 0.0f);
-      continue;
+  // By length, then input order: each pass holds sentences of one length
+  // (no padding, so attention sees what it sees alone) and at most kFewRows
+  // positions, where every product is the weights-streamed kernel whose row
+  // bits do not depend on the row count. OpenBLAS's do (measured: a row of
+  // an m-row product differs from the same row of a 17-row one for most m),
+  // so a sentence of more than kFewRows positions runs alone, as before.
+  std::vector<uint32_t> order;
+  for (size_t i = 0; i < seqs.size(); ++i)
+    if (seqs[i]->empty()) std::fill(out + i * C, out + (i + 1) * C, 0.0f);
+    else order.push_back(static_cast<uint32_t>(i));
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return seqs[a]->size() < seqs[b]->size(); });
+  std::vector<const std::vector<int32_t>*> pass;
+  std::vector<float> pooled;
+  for (size_t i = 0; i < order.size();) {
+    const size_t positions = seqs[order[i]]->size() + 1;  // pieces and EOS
+    const size_t per_pass = std::max<size_t>(1, static_cast<size_t>(kFewRows) / positions);
+    pass.clear();
+    for (; i < order.size() && pass.size() < per_pass && seqs[order[i]]->size() + 1 == positions; ++i)
+      pass.push_back(seqs[order[i]]);
+    pooled.resize(pass.size() * C);
+    model.forward(params, pass, pooled.data());
+    for (size_t r = 0; r < pass.size(); ++r) {
+      const float* v = pooled.data() + r * C;
+      float* o = out + static_cast<size_t>(order[i - pass.size() + r]) * C;
+      double norm = 0;
+      for (int c = 0; c < C; ++c) norm += double(v[c]) * v[c];
+      norm = std::sqrt(norm);
+      for (int c = 0; c < C; ++c) o[c] = norm > 0 ? static_cast<float>(v[c] / norm) : 0.0f;
     }
-    model.forward(params, {seqs[i]}, o);
-    double norm = 0;
-    for (int c = 0; c < C; ++c) norm += double(o[c]) * o[c];
-    norm = std::sqrt(norm);
-    if (norm > 0)
-      for (int c = 0; c < C; ++c) o[c] = static_cast<float>(o[c] / norm);
   }
 }
 

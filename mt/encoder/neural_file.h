@@ -8,8 +8,11 @@
 // NeuralEncoder is the SentenceEncoder of such a file: pieces then EOS
 // through the Transformer, mean pooling, L2 normalisation. A sentence with
 // no pieces (empty or white space) is the zero vector, as the lexical
-// encoder's; a sentence over max_len - 1 pieces is cut there. Each sentence
-// runs alone, so a vector does not depend on the other sentences of a call.
+// encoder's; a sentence over max_len - 1 pieces is cut there. Sentences of
+// one length are packed into passes of at most kFewRows positions (mt/tensor/
+// tensor.h), whose products give each row the bits it gets alone; a longer
+// sentence runs alone. So a vector does not depend on the other sentences of
+// a call, bit for bit (tests/mt/test_dual_encoder.cpp).
 #pragma once
 
 #include <map>
@@ -43,6 +46,9 @@ class NeuralFile {
   // Maps the file and checks format, version, kind, config and every
   // tensor's shape; throws corpus::Error naming the file.
   explicit NeuralFile(const std::string& path);
+  // The neural part of another encoder file (a combined one): tensors named
+  // `prefix` + the names above, config `config` (JSON text); the same checks.
+  NeuralFile(std::shared_ptr<const corpus::safetensors::File> f, const std::string& prefix, const std::string& config);
   const NeuralConfig& config() const { return cfg_; }
   const ParamLayout& layout() const { return layout_; }
   const std::vector<float>& params() const { return params_; }
@@ -52,7 +58,9 @@ class NeuralFile {
   const float* extra(const std::string& name, int64_t n) const;
 
  private:
-  std::unique_ptr<corpus::safetensors::File> file_;
+  void load(const std::string& config);
+  std::shared_ptr<const corpus::safetensors::File> file_;
+  std::string prefix_;
   NeuralConfig cfg_;
   ParamLayout layout_;
   std::vector<float> params_;
@@ -61,6 +69,7 @@ class NeuralFile {
 class NeuralEncoder final : public align::SentenceEncoder {
  public:
   explicit NeuralEncoder(const std::string& path);
+  explicit NeuralEncoder(NeuralFile file);
   std::size_t dim() const override { return static_cast<std::size_t>(file_.config().dim); }
   void encode(std::span<const std::string_view> sentences, Side side, std::span<float> out) const override;
   std::string describe() const override;
@@ -73,8 +82,10 @@ class NeuralEncoder final : public align::SentenceEncoder {
 // Pieces of `text` as the encoder sees them: at most max_len - 1 (EOS is added).
 std::vector<int32_t> neural_pieces(const Tokenizer& tok, std::string_view text, int max_len);
 
-// The vectors of token sequences (pieces without EOS), each run alone, L2
-// normalised; an empty sequence is the zero vector. out: seqs.size() x dim.
+// The vectors of token sequences (pieces without EOS), L2 normalised; an
+// empty sequence is the zero vector. out: seqs.size() x dim. Sequences of
+// one length share passes of at most kFewRows positions, so each vector has
+// the bits it has when its sequence is given alone.
 void neural_embed(const NeuralConfig& cfg, const float* params, const std::vector<const std::vector<int32_t>*>& seqs,
                   float* out);
 

@@ -12,8 +12,9 @@
 namespace mt {
 
 // Kinds: "lexical" (align/lexical_encoder.h), "bert" (bert_encoder.h),
-// "neural" (neural_file.h). A file that is not an encoder, or of a kind this
-// build cannot run, is a corpus::Error naming the file.
+// "neural" (neural_file.h), "combined" (combined_encoder.h). A file that is
+// not an encoder, or of a kind this build cannot run, is a corpus::Error
+// naming the file.
 std::unique_ptr<align::SentenceEncoder> open_sentence_encoder(const std::string& path);
 
 }  // namespace mt
