@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
                "pc-ingest [options] [FILE|FOLDER...]");
   cli::Common c;
   IngestOptions o;
-  std::string split_dir, split_suffix = ".jsonl", lang_id = "one-pass";
+  std::string split_dir, split_suffix = ".jsonl", lang_id = "one-pass", html_parser = "stream";
   bool no_dedup = false, no_boilerplate = false;
   app.group("Selection");
   app.option("mime", "LIST", &o.mimes, "MIME types kept, comma-separated (files: .html/.htm/.xhtml are text/html, .txt text/plain)");
@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   app.option("min-lang-percent", "N", &o.min_lang_percent, "CLD2 share (percent) below which a language is und").range(0, 100);
   app.choice("lang-id", "HOW", &lang_id, {"one-pass", "two-pass"},
              "paragraph languages from the document's CLD2 call, or a call per paragraph");
+  app.choice("html-parser", "HOW", &html_parser, {"stream", "gumbo"},
+             "HTML to text in one streaming pass, or through gumbo's tree (the HTML5 tree builder's exact output)");
   app.flag("no-dedup", &no_dedup, "keep exact duplicate documents (same text)");
   app.flag("follow-symlinks", &o.follow_symlinks, "in a folder, read what symbolic links point to (skipped and counted otherwise)");
   app.flag("warc-resources", &o.warc_resources, "WARC resource records of HTML are pages too (else only responses)");
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
     o.dedup = !no_dedup;
     o.boilerplate = !no_boilerplate;
     o.one_pass_langid = lang_id == "one-pass";
+    o.gumbo_html = html_parser == "gumbo";
     if (!split_dir.empty() && c.output != "-") throw cli::UsageError("give either -o or --split-by-lang, not both");
     std::vector<std::string> inputs = c.inputs.empty() ? std::vector<std::string>{"-"} : c.inputs;
     for (const auto& in : inputs) {

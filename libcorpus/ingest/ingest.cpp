@@ -29,13 +29,11 @@ std::string url_host(std::string_view url) { return url_host_port(url); }
 
 namespace {
 
-// The spool between the passes: an unnamed temporary file (tmpfile(3)),
-// gone when closed, also after a crash.
+// The spool between the passes: an unnamed temporary file in TMPDIR
+// (open_spool_file), gone when closed, also after a crash.
 class Spool : public ByteSource {
  public:
-  Spool() : f_(std::tmpfile()) {
-    if (!f_) throw Error("cannot create a temporary file: " + errno_text(errno), "set TMPDIR to a writable folder");
-  }
+  Spool() : f_(open_spool_file()) {}
   ~Spool() override { std::fclose(f_); }
   void write(std::string_view s) {
     if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())

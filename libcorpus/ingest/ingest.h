@@ -44,6 +44,7 @@ struct IngestOptions {
   bool one_pass_langid = true;       // paragraphs' languages from the document's CLD2 call (else one call each)
   bool follow_symlinks = false;      // read the files and folders symbolic links in a folder point to
   bool warc_resources = false;       // WARC resource records of HTML are pages too (else only responses)
+  bool gumbo_html = false;           // HTML through gumbo's tree (html_text.h), else the streaming extractor (html_stream.h)
 };
 
 // What happened to the input, for the summary and --meta.

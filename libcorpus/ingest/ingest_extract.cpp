@@ -7,6 +7,7 @@
 
 #include "libcorpus/ingest/charset.h"
 #include "libcorpus/core/digest.h"
+#include "libcorpus/ingest/html_stream.h"
 #include "libcorpus/ingest/html_text.h"
 #include "libcorpus/ingest/langid.h"
 #include "libcorpus/core/http_message.h"
@@ -129,7 +130,9 @@ Extracted extract_item(IngestItem& it, const IngestOptions& o) {
   std::string err = decode_document(body, header_charset, html, dec);
   if (!err.empty()) return bad(err);
   x.charset = dec.charset;
-  HtmlPage page = html ? html_to_text(dec.text, false) : plain_text_blocks(dec.text);
+  HtmlPage page = !html          ? plain_text_blocks(dec.text)
+                  : o.gumbo_html ? html_to_text(dec.text, false)
+                                 : html_stream_to_text(dec.text, false);
   if (page.too_deep)
     return bad(fmt::format("HTML nested more than {} elements deep (not parsed: the parser's time grows with the "
                            "square of the depth)",

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,11 @@ void spool_encode(const Extracted& x, std::string& out);
 
 // Parses one spool line (without '\n') into `d`; throws Error if malformed.
 void spool_decode(std::string_view line, SpoolDoc& d);
+
+// An unnamed temporary file for the spool, read and write, in TMPDIR (else
+// /tmp): tmpfile(3) ignores TMPDIR. O_TMPFILE has no name at all; where the
+// file system lacks it, a mkstemp(3) name is removed at once, so nothing is
+// left on disk after a crash. Throws Error naming the folder when it cannot.
+std::FILE* open_spool_file();
 
 }  // namespace corpus

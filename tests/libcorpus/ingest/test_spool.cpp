@@ -2,10 +2,17 @@
 // damaged line is an Error, never a wrong document.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/ingest/ingest_spool.h"
+#include "support/tmpdir.h"
 
 using namespace corpus;
 
@@ -96,4 +103,32 @@ TEST_CASE("spool: damaged lines are errors") {
   CHECK_THROWS_AS(spool_decode("u\th\tt\tm\tc\td\ti\t1\t\t5\tp", d), Error);
   CHECK_THROWS_AS(spool_decode("u\th\tt\tm\tc\td\ti\t1\t-3\t5\tp", d), Error);
   CHECK_THROWS_AS(spool_decode("u\th\tt\tm\tc\td\ti\t1\t99999999999999999999\t5\tp", d), Error);
+}
+
+TEST_CASE("spool: the temporary file is made in TMPDIR (tmpfile(3) ignored it)") {
+  TmpDir dir;
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", dir.dir.c_str(), 1);
+  std::FILE* f = open_spool_file();
+  REQUIRE(f != nullptr);
+  CHECK(std::fputs("spooled", f) >= 0);
+  // O_TMPFILE names the file "DIR/#inode (deleted)"; a mkstemp name is gone at once.
+  char target[4096] = {};
+  const std::string fd_link = "/proc/self/fd/" + std::to_string(fileno(f));
+  const ssize_t n = ::readlink(fd_link.c_str(), target, sizeof target - 1);
+  if (n > 0) CHECK(std::string(target).rfind(dir.dir, 0) == 0);
+  CHECK(dir.count() == 0);
+  std::fclose(f);
+  // A TMPDIR that does not exist is an error naming it, not a file in /tmp.
+  ::setenv("TMPDIR", (dir.dir + "/missing").c_str(), 1);
+  try {
+    std::FILE* g = open_spool_file();
+    std::fclose(g);
+    FAIL("a missing TMPDIR was accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("/missing") != std::string::npos);
+  }
+  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
 }
