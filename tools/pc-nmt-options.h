@@ -17,7 +17,7 @@ struct Args : mt::TrainSettings {
   bool vocab = false;
   int beam = 1, n_best = 0, block = 4, candidates = 1;
   std::string length_penalty = "gnmt", stats, ddg, ibm1, decode = "greedy", draft = "pad", column,
-              out_column = "x_translation";
+              out_column = "x_translation", ngram_pool;
   double alpha = 0.6;
 };
 
@@ -93,8 +93,11 @@ void translate_options(cli::App& t, Args& a) {
   t.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
            "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
   t.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 16);
-  t.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram", "ibm1"}, "guesses for new positions of a parallel pass");
+  t.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram", "train-ngram", "ibm1"},
+           "guesses for new positions of a parallel pass");
   t.option("ibm1", "FILE", &a.ibm1, "IBM1 model of the pair (pc-ibm1 train) for --draft ibm1, or one more candidate");
+  t.option("ngram-pool", "FILE", &a.ngram_pool, "target sentences, a line each (the training targets), whose "
+           "bigrams give --draft train-ngram its guesses, or more candidates");
   t.option("candidates", "K", &a.candidates, "chains of guesses a parallel pass verifies at once, "
            "1 + K * (B - 1) <= 16 rows").range(1, 15);
   t.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");

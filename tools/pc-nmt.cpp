@@ -2,6 +2,7 @@
 // run), translate with greedy decoding, inspect a model file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -78,6 +79,17 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
+  std::optional<mt::NgramPool> pool;
+  if (!a.ngram_pool.empty()) {
+    if (a.decode == "greedy") throw cli::UsageError("--ngram-pool is for a parallel --decode mode");
+    auto f = open_input(a.ngram_pool);
+    LineReader r(*f, c.max_line);
+    const mt::Config& cfg = model.file.config();
+    pool.emplace(mt::NgramPool::from_text(r, model.trg, cfg.bos_id, cfg.eos_id, std::clamp(a.candidates, 1, 16),
+                                          static_cast<size_t>(cfg.max_len)));
+    opt.parallel.pool = &*pool;
+    ctx.info(fmt::format("n-gram pool: {} sentences, {} tokens with successors", pool->sentences(), pool->contexts()));
+  }
   std::optional<mt::Ibm1Drafter> ibm1;
   if (!a.ibm1.empty()) opt.ibm1 = &ibm1.emplace(a.ibm1, model.trg);
   std::optional<Output> ddg;

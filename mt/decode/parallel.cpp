@@ -26,7 +26,8 @@ DraftSource parse_draft_source(const std::string& name) {
   if (name == "copy") return DraftSource::kCopy;
   if (name == "ngram") return DraftSource::kNgram;
   if (name == "ibm1") return DraftSource::kIbm1;
-  throw corpus::ConfigError("unknown draft source " + corpus::quote(name), "use pad, copy, ngram or ibm1");
+  if (name == "train-ngram") return DraftSource::kTrainNgram;
+  throw corpus::ConfigError("unknown draft source " + corpus::quote(name), "use pad, copy, ngram, train-ngram or ibm1");
 }
 
 namespace {
@@ -40,6 +41,7 @@ class Drafter {
   // The guess for output position `pos`, following token `prev`.
   int32_t next(int32_t prev, int pos) const {
     if (o_.draft == DraftSource::kNgram) return last_after(prev);
+    if (o_.draft == DraftSource::kTrainNgram) return seen_or_pooled(prev);
     if (o_.draft == DraftSource::kCopy) return follow(src_, prev, pos);
     if (o_.draft == DraftSource::kIbm1) return follow(*ibm1_, prev, pos);
     return cfg_.pad_id;
@@ -60,6 +62,15 @@ class Drafter {
     auto it = after_.find(prev);
     return it == after_.end() ? cfg_.pad_id : it->second.front();
   }
+  // The model's last output after `prev` in this sentence, else the pool's
+  // most frequent successor of `prev`, else PAD.
+  int32_t seen_or_pooled(int32_t prev) const {
+    const int32_t t = last_after(prev);
+    if (t != cfg_.pad_id || !o_.pool) return t;
+    const std::vector<int32_t>& v = o_.pool->after(prev);
+    return v.empty() ? cfg_.pad_id : v.front();
+  }
+  const NgramPool* pool() const { return o_.pool; }
   // The distinct tokens the model gave after `prev`, most recent first.
   const std::vector<int32_t>& all_after(int32_t prev) const {
     static const std::vector<int32_t> kNone;
@@ -68,7 +79,7 @@ class Drafter {
   }
   // The model gave `out` after input `in` (with whatever context it had).
   void saw(int32_t in, int32_t out) {
-    if (o_.draft != DraftSource::kNgram && o_.candidates == 1) return;
+    if (o_.draft != DraftSource::kNgram && o_.draft != DraftSource::kTrainNgram && o_.candidates == 1) return;
     std::vector<int32_t>& v = after_[in];
     auto it = std::find(v.begin(), v.end(), out);
     if (it != v.end()) v.erase(it);
@@ -104,15 +115,20 @@ std::vector<std::vector<int32_t>> candidate_chains(const ParallelOptions& po, Dr
     return c;
   };
   if (po.candidates > 1 && drafter.ibm1()) add(along(*drafter.ibm1()));
-  for (int32_t first : drafter.all_after(x)) {
+  // A chain from `first` on by the model's last output after each token, the
+  // IBM1 draft's or the pool's where there is none.
+  auto onward = [&](int32_t first) {
     std::vector<int32_t> c{first};
     while (static_cast<int>(c.size()) < L) {
-      const int32_t n = drafter.last_after(c.back());
       const int pos = t0 + static_cast<int>(c.size());
+      const int32_t n = drafter.ibm1() ? drafter.last_after(c.back()) : drafter.seen_or_pooled(c.back());
       c.push_back(n != drafter.pad() || !drafter.ibm1() ? n : drafter.follow(*drafter.ibm1(), c.back(), pos));
     }
-    add(std::move(c));
-  }
+    return c;
+  };
+  for (int32_t first : drafter.all_after(x)) add(onward(first));
+  if (po.candidates > 1 && drafter.pool())
+    for (int32_t first : drafter.pool()->after(x)) add(onward(first));
   if (po.candidates > 1 && drafter.can_copy()) add(along(drafter.source()));
   return chains;
 }
@@ -219,6 +235,9 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
                               fmt::format("give --candidates K with 1 + K * (--block - 1) <= {}", kFewRows));
   if (popt.draft == DraftSource::kIbm1 && (!drafts || drafts->size() != src.size()))
     throw corpus::ConfigError("--draft ibm1 needs an IBM1 model of the pair", "give --ibm1 MODEL (pc-ibm1 train)");
+  if (popt.draft == DraftSource::kTrainNgram && !popt.pool)
+    throw corpus::ConfigError("--draft train-ngram needs a pool of target sentences",
+                              "give --ngram-pool FILE (the training targets, a sentence a line)");
   if (popt.draft == DraftSource::kCopy && !cfg.shared_embeddings)
     throw corpus::ConfigError("--draft copy needs a model with one vocabulary for both sides",
                               "use --draft pad or ngram with this model");

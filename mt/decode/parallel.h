@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mt/decode/greedy.h"
+#include "mt/decode/ngram_pool.h"
 
 namespace mt {
 
@@ -36,6 +37,8 @@ enum class DraftSource {
            // source token at the same position (joint vocabulary only)
   kNgram,  // a pool of the sentence's earlier passes: after token x, the model's last output after x
   kIbm1,   // as kCopy over the sentence's IBM1 draft (mt/decode/ibm1_draft.h) instead of the source
+  kTrainNgram,  // as kNgram, and where the sentence's passes have not shown what follows x, the most
+                // frequent token after x in a pool of target sentences (ParallelOptions::pool)
 };
 DecodeMode parse_decode_mode(const std::string& name);   // throws corpus::ConfigError
 DraftSource parse_draft_source(const std::string& name);  // throws corpus::ConfigError
@@ -47,14 +50,18 @@ DraftSource parse_draft_source(const std::string& name);  // throws corpus::Conf
 // continuation (when given); then chains that start with another token the
 // model gave after the last accepted one earlier in the sentence (most
 // recent first) and go on by the model's last output after each token (the
-// IBM1 draft's where there is none); then the source's continuation (one
-// vocabulary only). Chains equal to an earlier one are dropped, so a pass
-// may run fewer.
+// IBM1 draft's where there is none, or without one the pool's); then chains that start
+// with the pool's successors of the last accepted token (with a pool); then
+// the source's continuation (one vocabulary only). Chains equal to an earlier
+// one are dropped, so a pass may run fewer.
 struct ParallelOptions {
   DecodeMode mode = DecodeMode::kJacobi;
   int block = 4;  // b, 1 .. kFewRows
   DraftSource draft = DraftSource::kPad;
   int candidates = 1;
+  // Target n-grams for kTrainNgram, and more candidate chains with any draft
+  // (may be null; not owned).
+  const NgramPool* pool = nullptr;
 };
 
 // One decoder pass of a sentence, for the decoding dependency graph: the

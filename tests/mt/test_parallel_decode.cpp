@@ -36,7 +36,9 @@ constexpr int kSweep = 300;
 std::string mode_name(DecodeMode m) {
   return m == DecodeMode::kJacobi ? "jacobi" : m == DecodeMode::kGsJacobi ? "gs-jacobi" : "hybrid";
 }
-std::string draft_name(DraftSource d) { return d == DraftSource::kPad ? "pad" : d == DraftSource::kCopy ? "copy" : "ngram"; }
+std::string draft_name(DraftSource d) {
+  return d == DraftSource::kPad ? "pad" : d == DraftSource::kCopy ? "copy" : d == DraftSource::kNgram ? "ngram" : "train-ngram";
+}
 
 double tokens_per_pass(const std::vector<SentenceStats>& st) {
   double tokens = 0, passes = 0;
@@ -218,4 +220,46 @@ TEST_CASE("parallel decoding: several candidates give greedy's output and accept
   CHECK_THROWS_AS(parallel_translate(m.config(), m.params(), src, DecodeOptions{},
                                      ParallelOptions{DecodeMode::kJacobi, 4, DraftSource::kNgram, 6}),
                   corpus::ConfigError);  // 1 + 6 * 3 rows > kFewRows
+}
+
+TEST_CASE("parallel decoding: --draft train-ngram and a pool's extra chains give greedy's output") {
+  const ModelFile& m = mt_test::reverse_model();
+  const Config& cfg = m.config();
+  const auto src = mt_test::reverse_task(kSweep, 7).src;
+  // The pool's sentences are other ones (as training targets are).
+  const NgramPool pool = NgramPool::from_sequences(mt_test::reverse_task(2000, 11).trg, cfg.bos_id, cfg.eos_id, 4);
+  CHECK(pool.sentences() == 2000);
+  CHECK(pool.contexts() == 13);  // BOS and the 12 symbols
+  DecodeOptions one;
+  one.batch_size = 1;
+  const auto greedy = greedy_translate(cfg, m.params(), src, one);
+  for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
+    for (DraftSource d : {DraftSource::kTrainNgram, DraftSource::kNgram, DraftSource::kPad})
+      for (int k : {1, 5}) {
+        CAPTURE(mode_name(mode));
+        CAPTURE(draft_name(d));
+        CAPTURE(k);
+        ParallelOptions po{mode, 4, d, k};
+        po.pool = &pool;
+        CHECK(parallel_translate(cfg, m.params(), src, DecodeOptions{}, po) == greedy);
+      }
+  CHECK_THROWS_AS(parallel_translate(cfg, m.params(), src, DecodeOptions{},
+                                     ParallelOptions{DecodeMode::kJacobi, 4, DraftSource::kTrainNgram}),
+                  corpus::ConfigError);  // no pool
+}
+
+TEST_CASE("n-gram pool: the most frequent successors first, equals by token id, whatever the sentences' order") {
+  const std::vector<std::vector<int32_t>> s{{5, 6}, {5, 7}, {5, 7}, {6}, {5, 9}, {8}};
+  const NgramPool p = NgramPool::from_sequences(s, 1, 2, 2);
+  CHECK(p.after(1) == std::vector<int32_t>{5, 6});  // BOS: 5 four times, then 6 and 8 once each (6 first)
+  CHECK(p.after(5) == std::vector<int32_t>{7, 6});  // 7 twice; 6 and 9 once, 6 the lower id; at most 2 kept
+  CHECK(p.after(6) == std::vector<int32_t>{2});     // EOS
+  CHECK(p.after(3).empty());
+  std::vector<std::vector<int32_t>> r(s.rbegin(), s.rend());
+  r.push_back({});  // an empty sentence counts nothing
+  const NgramPool q = NgramPool::from_sequences(r, 1, 2, 2);
+  for (int32_t t = 0; t < 10; ++t) CHECK(q.after(t) == p.after(t));
+  CHECK(q.sentences() == p.sentences());
+  CHECK_THROWS_AS(NgramPool::from_sequences(s, 1, 2, 0), corpus::ConfigError);
+  CHECK_THROWS_AS(NgramPool::from_sequences(s, 1, 2, 17), corpus::ConfigError);
 }
