@@ -14,12 +14,16 @@
 #
 # Runs, interleaved per WARC in one driver run (first = baseline):
 #   BASELINE=/path/to/pc-ingest   an older pc-ingest binary (optional), -j1
-#   pc-ingest -j1, pc-ingest -j2  (boilerplate removal + per-paragraph LID)
+#   pc-ingest -j1, pc-ingest -j2  (boilerplate removal + per-paragraph LID,
+#                                 the streaming HTML extractor)
+#   pc-ingest -j1 --html-parser gumbo  (gumbo's tree instead), with a check
+#                                 that both write the same documents
 #   pc-ingest -j1 --lang-id two-pass  (a CLD2 call per paragraph too), with
 #                                 the labels' agreement (ingest-langid-agree.py)
 #   WARC2TEXT=/path/to/warc2text  (optional) warc2text --jsonl, with and
 #                                 without --multilang; it is not built here:
 #                                 build it by hand from github.com/bitextor/warc2text
+#                                 (docs/ingest.md says how)
 # and checks that -j1 and -j2 write the same bytes (and says whether the
 # baseline does). Then bench_ingest_floor times the libraries pc-ingest must
 # call (gumbo, CLD2 per paragraph and per document) and the WARC reading on
@@ -71,6 +75,7 @@ bench_warc() {
     runs+=(--run "baseline pc-ingest -j1" "$BASELINE -q -j1 $warc > $tmp/base.jsonl")
   fi
   runs+=(--run "pc-ingest -j1" "$pc -q -j1 $warc > $tmp/j1.jsonl")
+  runs+=(--run "pc-ingest -j1 --html-parser gumbo" "$pc -q -j1 --html-parser gumbo $warc > $tmp/gumbo.jsonl")
   runs+=(--run "pc-ingest -j1 --lang-id two-pass" "$pc -q -j1 --lang-id two-pass $warc > $tmp/two.jsonl")
   runs+=(--run "pc-ingest -j2" "$pc -q -j2 $warc > $tmp/j2.jsonl")
   if [ -n "${WARC2TEXT:-}" ]; then
@@ -83,6 +88,11 @@ bench_warc() {
   $drv --name "pc-ingest, $label (.warc.gz)" --repeat "$repeat" --bytes-from "$warc" --records "$records" "${runs[@]}" \
     --threads "pc-ingest -j2" 2
   cmp "$tmp/j1.jsonl" "$tmp/j2.jsonl" && echo "  -j1 and -j2 outputs are byte-identical ($(wc -l <"$tmp/j1.jsonl") documents)"
+  if cmp -s "$tmp/j1.jsonl" "$tmp/gumbo.jsonl"; then
+    echo "  the streaming extractor and --html-parser gumbo write byte-identical outputs"
+  else
+    echo "  the streaming extractor and --html-parser gumbo differ: $(wc -l <"$tmp/j1.jsonl") vs $(wc -l <"$tmp/gumbo.jsonl") documents"
+  fi
   if [ -n "${BASELINE:-}" ]; then
     if cmp -s "$tmp/base.jsonl" "$tmp/j1.jsonl"; then
       echo "  baseline and candidate outputs are byte-identical"

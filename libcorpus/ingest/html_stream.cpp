@@ -42,6 +42,7 @@ struct Open {
   bool dropped;   // its content is not text (a dropped element or inside one)
   bool walked;    // the block model entered it, so it leaves it too
   bool link;      // <a href>, not dropped
+  bool in_link;   // it or an ancestor in the tree is such an <a> (text in it is link text)
   bool html_ip;   // an HTML integration point (svg foreignObject, desc, title; math annotation-xml as HTML)
   bool fostered;  // foster-parented (§13.2.6.1): in the tree it stands before its table
   uint32_t ct;    // for text in it: the table whose cell holds it directly, or 0 (HtmlBlock::table)
@@ -134,6 +135,7 @@ class Builder final : public TokenSink {
   }
 
   void finish() {
+    if (!table_ws_.empty()) feed_into(cur_, pending_space_, table_ws_, true);
     if (raw_.open) end_raw();
     while (!st_.empty() && !stopped_) pop();
     flush();
@@ -259,6 +261,7 @@ class Builder final : public TokenSink {
     }
   }
 
+  TextMode tag_token(const TagToken& t);
   TextMode head_tag(const TagToken& t);
   TextMode template_tag(const TagToken& t);
   TextMode foreign_tag(const TagToken& t);
@@ -318,7 +321,8 @@ class Builder final : public TokenSink {
   std::unordered_map<uint64_t, std::vector<uint32_t>> foreign_pos_;
   std::vector<uint32_t> special_, scope_, modes_, html_pos_, headings_, li_stop_;
   std::vector<Anchor> anchors_ = std::vector<Anchor>(1);
-  int links_on_stack_ = 0;
+  std::string form_text_;  // text since the last tag while a <form> is open (see tag())
+  std::string table_ws_;   // white space straight in a table, until the next text or tag shows where it goes
 
   // Per open table: the block before it, which fostered text still joins.
   struct Foster {
@@ -352,6 +356,7 @@ void Builder::push(Tag tg, uint8_t ns, const TagToken* t, bool html_ip) {
   o.dropped = (parent && parent->dropped) || !body_ || ns != kHtml || (f & kDrop) || tg == title;
   o.walked = !o.dropped;
   o.link = tg == a && ns == kHtml && !o.dropped && t && t->has_attr("href");
+  o.in_link = o.link || (parent && parent->in_link);
   o.table = parent ? parent->table : 0;
   o.ct = parent ? parent->ct : 0;
   o.fname = ns == kHtml ? 0 : name_hash(t ? t->name : tag_name(tg));
@@ -366,7 +371,6 @@ void Builder::push(Tag tg, uint8_t ns, const TagToken* t, bool html_ip) {
     }
     enter(o, t);
   }
-  if (o.link) ++links_on_stack_;
   st_.push_back(o);
   index(st_.back(), static_cast<uint32_t>(st_.size() - 1));
 }
@@ -376,7 +380,6 @@ void Builder::pop() {
   const auto at = static_cast<int64_t>(st_.size() - 1);
   if (o.walked) leave(o);
   if (o.walked && o.tag == table && !fosters_.empty()) fosters_.pop_back();
-  if (o.link) --links_on_stack_;
   unindex(o);
   st_.pop_back();
   for (size_t k = anchors_.size(), n = 0; k-- > 0 && n < 2; ++n)
@@ -388,7 +391,6 @@ void Builder::remove_at(int64_t at) {
   const Open o = st_[static_cast<size_t>(at)];
   if (o.walked) leave(o);
   if (o.walked && o.tag == table && !fosters_.empty()) fosters_.pop_back();
-  if (o.link) --links_on_stack_;
   st_.erase(st_.begin() + at);
   reindex();
   for (Anchor& x : anchors_) {
@@ -405,7 +407,7 @@ void Builder::reconstruct() {
   if (stopped_) return;
   Open& o = st_.back();
   o.link = x.href && !o.dropped;
-  if (o.link) ++links_on_stack_;
+  o.in_link = o.in_link || o.link;
   x.pos = static_cast<int64_t>(st_.size() - 1);
   if (want_links_ && o.walked && x.href) page_.links.push_back({x.href_value, x.hreflang, false});
 }
@@ -424,10 +426,8 @@ void Builder::close_formatting_at(int64_t at) {
   const Open fe = st_[static_cast<size_t>(at)];
   const Anchor& x = anchors_.back();
   const bool is_anchor = fe.tag == a && x.pos == at && x.href;
-  int64_t first_special = -1;
   int clones = 0;
   for (size_t k = special_.size(); k-- > 0 && int64_t{special_[k]} > at;) {
-    first_special = special_[k];
     if (want_links_ && is_anchor && clones < 8 && !st_[special_[k]].dropped)
       page_.links.push_back({x.href_value, x.hreflang, false});
     ++clones;
@@ -437,12 +437,15 @@ void Builder::close_formatting_at(int64_t at) {
     if (o.ns != kHtml || (tag_flags(o.tag) & kSpecial)) continue;
     if (!(tag_flags(o.tag) & kFormatting)) {
       remove_at(k);
-    } else if (want_links_ && o.tag == a && k < first_special && o.walked && anchors_.back().pos == k &&
-               anchors_.back().href) {
+    } else if (want_links_ && o.tag == a && o.walked && anchors_.back().pos == k && anchors_.back().href) {
       page_.links.push_back({anchors_.back().href_value, anchors_.back().hreflang, false});  // its clone
     }
   }
   remove_at(at);
+  // The blocks left the formatting element (moved to the common ancestor):
+  // what they hold is link text only under an <a> still above them.
+  for (size_t k = static_cast<size_t>(at); k < st_.size(); ++k)
+    st_[k].in_link = st_[k].link || (k > 0 && st_[k - 1].in_link);
 }
 
 Mode Builder::mode() const {
@@ -470,6 +473,10 @@ void Builder::text(std::string_view s) {
   if (raw_.open && raw_.frameset_text) return feed(s);
   if (!seen_content_ && !all_html_space(s)) seen_content_ = true;
   if ((raw_.open && !raw_.pushed) || frameset_ || last(template_) >= 0) return;
+  if (body_ && !raw_.open && last(form) >= 0) {  // gumbo inserts it at the next tag: see tag()
+    form_text_.append(s);
+    return;
+  }
   const bool nul = s.size() == 1 && s[0] == '\0';  // the data state's NUL: dropped, but it is not white space
   if (!body_) {
     if (all_html_space(s)) return;  // white space in the head
@@ -501,6 +508,24 @@ void Builder::text(std::string_view s) {
 TextMode Builder::tag(const TagToken& t) {
   seen_content_ = true;
   if (stopped_) return TextMode::data;
+  if (!table_ws_.empty()) {  // white space straight in a table stays there
+    feed_into(cur_, pending_space_, table_ws_, true);
+    table_ws_.clear();
+  }
+  if (!form_text_.empty()) {
+    // Gumbo keeps the characters since the last tag and inserts them when
+    // the next token makes it: </form> takes the form off the stack first,
+    // so text just before it lands after the form. Else it is in the form.
+    std::string held;
+    held.swap(form_text_);
+    const TextMode m = tag_token(t);
+    if (t.end && t.tag == form && last(form) < 0) text(held);
+    return m;
+  }
+  return tag_token(t);
+}
+
+TextMode Builder::tag_token(const TagToken& t) {
   if (raw_.open) {
     end_raw();  // its end tag: raw text and RCDATA end at nothing else
     if (t.end) return TextMode::data;
@@ -614,7 +639,7 @@ TextMode Builder::foreign_tag(const TagToken& t) {
                (o.ns == kMath && (o.tag == mi || o.tag == mo || o.tag == mn || o.tag == ms || o.tag == mtext));
       };
       while (!st_.empty() && !stops(st_.back()) && !stopped_) pop();
-      return tag(t);
+      return tag_token(t);
     }
     const uint8_t ns = st_.back().ns;
     bool ip = ns == kSvg && (t.tag == foreignobject || t.tag == desc || t.tag == title);
@@ -1090,8 +1115,8 @@ void Builder::body_end(const TagToken& t) {
     case a: case b: case big: case code: case em: case font: case i: case nobr: case s: case small: case strike:
     case strong: case tt: case u:
       return formatting_end(tg);
-    case applet: case marquee: case object:
-      if (!in_scope(tg)) return;
+    case applet: case marquee: case object:  // gumbo 0.10.1 asks the table scope here
+      if (!in_table_scope(tg)) return;
       pop_to(last(tg));
       clear_marker();
       return;
@@ -1147,10 +1172,14 @@ void Builder::collect_link(Tag tg, const TagToken& t) {
 
 // White space collapses to one space; inside <pre> every line is its own paragraph.
 void Builder::feed(std::string_view s) {
-  // Straight in a table, white space stays in the table (§13.2.6.4.10 in table text).
-  const bool fostered = !st_.empty() && (st_.back().fostered || (st_.back().ns == kHtml &&
-                                                                 is_table_text_node(st_.back().tag) &&
-                                                                 !all_html_space(s)));
+  // §13.2.6.4.10 in table text: a run of characters straight in a table is
+  // fostered when any of it is not white space, else it stays in the table.
+  const bool table_text = !st_.empty() && st_.back().ns == kHtml && is_table_text_node(st_.back().tag);
+  if (table_text && all_html_space(s)) {
+    table_ws_.append(s);
+    return;
+  }
+  const bool fostered = !st_.empty() && (st_.back().fostered || table_text);
   if (fostered && !fosters_.empty()) {
     Foster& f = fosters_.back();
     if (!f.open) {  // after a fostered block: a block of its own (before the table in the tree)
@@ -1161,7 +1190,16 @@ void Builder::feed(std::string_view s) {
       page_.blocks.push_back(std::move(b));
       fosters_.back().ct = b.table;
     }
-    return feed_into(page_.blocks[fosters_.back().block], fosters_.back().pending_space, s, false);
+    Foster& g = fosters_.back();
+    if (!table_ws_.empty()) {
+      feed_into(page_.blocks[g.block], g.pending_space, table_ws_, false);
+      table_ws_.clear();
+    }
+    return feed_into(page_.blocks[g.block], g.pending_space, s, false);
+  }
+  if (!table_ws_.empty()) {
+    feed_into(cur_, pending_space_, table_ws_, true);
+    table_ws_.clear();
   }
   feed_into(cur_, pending_space_, s, true);
 }
@@ -1172,7 +1210,7 @@ void Builder::foster_break() {
 }
 
 void Builder::feed_into(HtmlBlock& cur, bool& pending_space, std::string_view s, bool pre_lines) {
-  const bool in_link = links_on_stack_ > 0;
+  const bool in_link = !st_.empty() && st_.back().in_link;
   const char* p = s.data();
   const char* e = p + s.size();
   while (p < e) {
