@@ -518,8 +518,10 @@ TextMode Builder::tag(const TagToken& t) {
     // so text just before it lands after the form. Else it is in the form.
     std::string held;
     held.swap(form_text_);
+    const size_t depth = st_.size();
     const TextMode m = tag_token(t);
     if (t.end && t.tag == form && last(form) < 0) text(held);
+    else if (t.end && st_.size() == depth && last(form) >= 0) form_text_ = std::move(held);  // nothing happened: still held
     return m;
   }
   return tag_token(t);
