@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """Builds BUCC-style mining sets from a package split (scripts/make-package-split.sh):
 
-    mine-bucc-sets.py SPLIT.tsv GOLD_N OUT_PREFIX
+    mine-bucc-sets.py SPLIT.tsv GOLD_N OUT_PREFIX [PAIRS.tsv...]
 
 SPLIT.tsv (src_text, trg_text) holds pairs of packages that gave no training
 pairs. The first GOLD_N pairs are the gold; of the rest, the first half gives
 source-only distractors (their translations are left out) and the second half
 target-only ones, so each side has the gold hidden among the distractors. A
-sentence that occurs twice on a side is kept once. Each side is shuffled with
+sentence that occurs twice on a side is kept once. A distractor is dropped
+when a translation of it is on the other side: a pair of SPLIT.tsv or of
+PAIRS.tsv (the other splits) joins the two texts. Catalogues repeat short
+strings across packages ("Cancel" / "Abbrechen"), so without this the set holds
+real pairs that the gold does not list, and mining them counts as false
+positives. Each side is shuffled with
 a fixed seed. Writes OUT_PREFIX.src.txt, OUT_PREFIX.trg.txt (one sentence per
 line) and OUT_PREFIX.gold.tsv (1-based line numbers: SRC<TAB>TRG).
 """
@@ -19,10 +24,23 @@ def main():
     split, gold_n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with open(split, encoding="utf-8") as f:
         rows = [l.rstrip("\n").split("\t") for l in f][1:]
+    fwd, bwd = {}, {}  # every known pair, both ways
+    for path in [split] + sys.argv[4:]:
+        with open(path, encoding="utf-8") as f:
+            for i, l in enumerate(f):
+                if i == 0:
+                    continue
+                s, t = l.rstrip("\n").split("\t")[:2]
+                fwd.setdefault(s, set()).add(t)
+                bwd.setdefault(t, set()).add(s)
     gold, rest = rows[:gold_n], rows[gold_n:]
     half = len(rest) // 2
     src = [(s, i) for i, (s, _) in enumerate(gold)] + [(s, None) for s, _ in rest[:half]]
     trg = [(t, i) for i, (_, t) in enumerate(gold)] + [(t, None) for _, t in rest[half:]]
+    trg_texts = {t for t, _ in trg}
+    src = [(s, g) for s, g in src if g is not None or not (fwd.get(s, set()) & trg_texts)]
+    src_texts = {s for s, _ in src}
+    trg = [(t, g) for t, g in trg if g is not None or not (bwd.get(t, set()) & src_texts)]
     lines = {}
     for side, items in (("src", src), ("trg", trg)):
         seen, keep = set(), []
