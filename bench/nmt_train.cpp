@@ -13,7 +13,7 @@
 // Prints to stdout:
 //   <target tokens/s> target tokens/s (STEPS steps of B x T after WARMUP, S s, CPU C s)
 //   weights <hash of the final weights' bits>
-// and to stderr the BLAS, and the timed loop's CLOCK_MONOTONIC interval (for
+// and to stderr the BLAS (with BENCH_NMT_LOSS set, every step's loss), and the timed loop's CLOCK_MONOTONIC interval (for
 // perf record -k CLOCK_MONOTONIC, then perf report --time T0,T1).
 #include <oneapi/tbb/global_control.h>
 #include <sys/resource.h>
@@ -98,7 +98,9 @@ int main(int argc, char** argv) {
   double c0 = cpu_seconds(), c1 = c0;
   int64_t tok0 = 0, tok1 = 0;
   mt::Trainer::Hooks hooks;
-  hooks.progress = [&](const mt::TrainState& st, double, double) {
+  const bool print_loss = std::getenv("BENCH_NMT_LOSS") != nullptr;
+  hooks.progress = [&](const mt::TrainState& st, double loss, double) {
+    if (print_loss) std::fprintf(stderr, "step %lld loss %.9g\n", static_cast<long long>(st.step), loss);
     if (st.step == warmup) t0 = clock::now(), c0 = cpu_seconds(), tok0 = st.target_tokens;
     if (st.step == warmup + steps) t1 = clock::now(), c1 = cpu_seconds(), tok1 = st.target_tokens;
   };
@@ -115,7 +117,8 @@ int main(int argc, char** argv) {
     h = corpus::mix64(h ^ bits);
   }
   std::printf("weights %016" PRIx64 "\n", h);
-  std::fprintf(stderr, "engine: %s, %d threads, %d gradient shards\n", mt::blas_info(), threads, shards);
+  std::fprintf(stderr, "engine: products by %s; %s; %d threads, %d gradient shards\n", mt::gemm_backend_name(),
+               mt::blas_info(), threads, shards);
   // For perf record -k CLOCK_MONOTONIC ... ; perf report --time T0,T1 (steady_clock is CLOCK_MONOTONIC).
   std::fprintf(stderr, "timed loop: CLOCK_MONOTONIC %.6f,%.6f\n", std::chrono::duration<double>(t0.time_since_epoch()).count(),
                std::chrono::duration<double>(t1.time_since_epoch()).count());

@@ -15,9 +15,10 @@ void dropout_forward(T* x, int64_t n, float p, uint64_t seed, std::vector<uint8_
   const T scale = T(1) / (T(1) - T(p));
   const uint64_t base = corpus::mix64(seed);
   for (int64_t i = 0; i < n; ++i) {
-    bool keep = corpus::mix64(base + static_cast<uint64_t>(i)) >= threshold;
+    const bool keep = corpus::mix64(base + static_cast<uint64_t>(i)) >= threshold;
+    const T v = x[i] * scale;
     mask[i] = keep;
-    x[i] = keep ? x[i] * scale : T(0);
+    x[i] = keep ? v : T(0);
   }
 }
 
@@ -25,7 +26,11 @@ template <class T>
 void dropout_backward(T* dy, int64_t n, float p, const std::vector<uint8_t>& mask) {
   if (mask.empty()) return;
   const T scale = T(1) / (T(1) - T(p));
-  for (int64_t i = 0; i < n; ++i) dy[i] = mask[i] ? dy[i] * scale : T(0);
+  // Computed then selected (the same bits): a branch on a random mask mispredicts.
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = dy[i] * scale;
+    dy[i] = mask[i] ? v : T(0);
+  }
 }
 
 uint64_t SeedSequence::next() { return corpus::mix64(seed ^ (corpus::kGoldenGamma * ++site)); }

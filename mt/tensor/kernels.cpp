@@ -3,7 +3,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
+#include "mt/tensor/gemm_avx512.h"
+#include "mt/tensor/simd.h"
 #include "mt/tensor/tensor.h"
 
 namespace mt {
@@ -42,22 +46,11 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
 // prefetcher keeps streaming it. Up to 8 rows with k <= 1024, and one row
 // whatever k, go one weight row at a time (by_weight_row): one sequential
 // stream of weights, which measured faster with weights from memory.
-typedef float v8 __attribute__((vector_size(32)));
-
-// ThreadSanitizer instruments the ifunc resolver that target_clones makes,
-// and the dynamic loader runs it before the sanitizer's runtime is up (every
-// tsan binary crashed at start): the tsan build takes the baseline only.
-#if defined(__SANITIZE_THREAD__)
-#define PARACORP_CLONES_AVX2
-#else
-#define PARACORP_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
-#endif
+using simd::load8;
+using simd::v8;
 
 constexpr int kCols = 4;
 constexpr int kL1Bytes = 24 * 1024;  // of a 32 KB L1, what the input rows and the weight tile may use
-
-// By reference: a vector return value would change the baseline clone's ABI.
-__attribute__((always_inline)) inline void load8(v8& v, const float* p) { __builtin_memcpy(&v, p, sizeof(v)); }
 
 // acc[r * C + c] += sum over p in [p0, p1) of A[r, p..p+7] * B[c, p..p+7], lane by lane.
 template <int R, int C>
@@ -88,7 +81,7 @@ inline void finish(const float* a, const float* b, float* c, const v8* acc, int 
   for (int i = 0; i < m; ++i)
     for (int q = 0; q < C; ++q) {
       const v8& v = acc[i * C + q];
-      float d = ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+      float d = simd::sum8(v);
       const float* arow = a + static_cast<int64_t>(i) * k;
       const float* brow = b + static_cast<int64_t>(j + q) * k;
       for (int p = k8; p < k; ++p) d += brow[p] * arow[p];
@@ -178,19 +171,37 @@ PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float*
   }
 }
 
+// Products this large go to the AVX-512 kernel where the CPU has one.
+bool use_avx512(int m, int n, int k) {
+  // (n under 32 leaves a 32-column tile half empty: OpenBLAS was faster at n = 16.)
+  return m > kFewRows && n >= 32 && k >= 16 && gemm_backend() == GemmBackend::kAvx512;
+}
+
 }  // namespace
+
+GemmBackend gemm_backend() {
+  static const GemmBackend b = [] {
+    const char* e = std::getenv("PARACORP_GEMM");
+    if (e && std::string(e) == "openblas") return GemmBackend::kOpenBlas;
+    return have_avx512() ? GemmBackend::kAvx512 : GemmBackend::kOpenBlas;
+  }();
+  return b;
+}
 
 template <>
 void gemm_nt<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
   if (m <= kFewRows) return few_rows_nt_f32(a, b, c, m, n, k, accumulate);
+  if (use_avx512(m, n, k)) return gemm_avx512_nt(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b, k, accumulate ? 1.0f : 0.0f, c, n);
 }
 template <>
 void gemm_nn<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
+  if (use_avx512(m, n, k)) return gemm_avx512_nn(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, accumulate ? 1.0f : 0.0f, c, n);
 }
 template <>
 void gemm_tn<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
+  if (use_avx512(m, n, k)) return gemm_avx512_tn(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, n, accumulate ? 1.0f : 0.0f, c, n);
 }
 
@@ -236,5 +247,9 @@ template void linear_forward<double>(const double*, const double*, const double*
 void use_single_threaded_blas() { openblas_set_num_threads(1); }
 
 const char* blas_info() { return openblas_get_config(); }
+
+const char* gemm_backend_name() {
+  return gemm_backend() == GemmBackend::kAvx512 ? "paracorp AVX-512 kernel (mt/tensor/gemm_avx512)" : "OpenBLAS";
+}
 
 }  // namespace mt

@@ -8,8 +8,11 @@
 //    weights-streamed kernel that reads each row of W once and dots it with
 //    all m input rows, so with weights streamed from memory a 4-row product
 //    costs about what a 1-row one does; a row's bits do not depend on m;
-//  - otherwise OpenBLAS sgemm for float, Eigen's GEMM for double (the double
-//    path exists for the finite-difference gradient checks).
+//  - otherwise, for float, the AVX-512 kernel of gemm_avx512.h where the CPU
+//    has AVX-512 (OpenBLAS 0.3.21 runs AVX2 kernels on AMD Zen 4/5) and the
+//    product is not tiny, else OpenBLAS sgemm; PARACORP_GEMM=openblas in the
+//    environment forces OpenBLAS (for comparisons). Eigen's GEMM for double
+//    (the double path exists for the finite-difference gradient checks).
 // Everything is templated on the scalar T (float in the product, double in
 // the gradient checks).
 #pragma once
@@ -54,5 +57,10 @@ void linear_forward(const T* x, const T* w, const T* bias, T* y, int m, int n, i
 void use_single_threaded_blas();
 // "OpenBLAS 0.3.21 (Haswell, pthread)": the BLAS actually linked.
 const char* blas_info();
+
+// Which kernel the float products above kFewRows rows use (fixed per process).
+enum class GemmBackend { kOpenBlas, kAvx512 };
+GemmBackend gemm_backend();
+const char* gemm_backend_name();
 
 }  // namespace mt
