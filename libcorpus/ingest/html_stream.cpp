@@ -66,6 +66,13 @@ struct Anchor {
 
 bool sb_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+// sb_space as a table, for the text loop.
+struct FeedSpaceTable {
+  bool v[256];
+  constexpr FeedSpaceTable() : v() { v[' '] = v['\t'] = v['\n'] = v['\r'] = v['\f'] = v['\v'] = true; }
+};
+constexpr FeedSpaceTable kFeedSpace;
+
 bool all_html_space(std::string_view s) {
   for (char c : s)
     if (!is_html_space(c)) return false;
@@ -1213,24 +1220,35 @@ void Builder::foster_break() {
 
 void Builder::feed_into(HtmlBlock& cur, bool& pending_space, std::string_view s, bool pre_lines) {
   const bool in_link = !st_.empty() && st_.back().in_link;
-  const char* p = s.data();
-  const char* e = p + s.size();
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* e = p + s.size();
   while (p < e) {
-    if (sb_space(*p)) {
+    if (kFeedSpace.v[*p]) {
       if (*p == '\n' && pre_ > 0 && pre_lines) flush();
       else pending_space = !cur.text.empty();
       ++p;
       continue;
     }
-    const char* q = p;
-    uint32_t points = 0;
-    for (; q < e && !sb_space(*q); ++q) points += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;
+    // The word's end and its code points, 8 bytes at a time: a word holds
+    // no byte below 0x21 (white space is among those), and a code point is
+    // a byte that is not 10xxxxxx.
+    const auto* q = p + 1;
+    uint32_t points = 1;
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    while (e - q >= 8) {
+      uint64_t x;
+      std::memcpy(&x, q, 8);
+      if ((x - 0x21 * kOnes) & ~x & kHigh) break;
+      points += 8 - static_cast<uint32_t>(__builtin_popcountll(x & kHigh & ~(x << 1)));
+      q += 8;
+    }
+    for (; q < e && !kFeedSpace.v[*q]; ++q) points += (*q & 0xC0) != 0x80;
     if (pending_space) {
       cur.text += ' ';
       ++points;
       pending_space = false;
     }
-    cur.text.append(p, q);
+    cur.text.append(reinterpret_cast<const char*>(p), static_cast<size_t>(q - p));
     cur.chars += points;
     if (in_link) cur.link_chars += points;
     p = q;
