@@ -18,6 +18,9 @@ broken-pipe-quiet	0	-	empty	pc-ingest $SAMPLES/site | head -c 100 > /dev/null
 sample-page-text-golden	0	@ingest-pr01-s2.txt	-	pc-ingest $SAMPLES/site/en/pr01-s2.html | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["text"])'
 sample-page-no-boilerplate	0	!(paracorp sample site|Staff area|Site footer|GPL-2\+|off-site|Contents|Français|Deutsch)	-	pc-ingest $SAMPLES/site/en/pr01-s2.html $SAMPLES/site/fr/pr01-s2.html $SAMPLES/site/de/ch02-s1.html | python3 -c 'import json,sys; [print(json.loads(l)["text"]) for l in sys.stdin]'
 sample-site-langs	0	-	~1 robots.txt, .*13 docs de, 14 docs en, 13 docs es, 13 docs fr, 13 docs ja	pc-ingest $SAMPLES/site -o docs.jsonl && [ $(grep -c '"lang":"ja"' docs.jsonl) = 13 ]
+# the streaming extractor (default) and gumbo's tree give the same documents on the sample site and a wget WARC
+html-parser-gumbo-same-output	0	empty	-	pc-ingest -q $SAMPLES/site $DATA/ingest/wget.warc.gz $DATA/ingest/sjis.html $DATA/ingest/latin1.html -o a.jsonl && pc-ingest -q --html-parser gumbo $SAMPLES/site $DATA/ingest/wget.warc.gz $DATA/ingest/sjis.html $DATA/ingest/latin1.html -o b.jsonl && [ -s a.jsonl ] && cmp a.jsonl b.jsonl
+html-parser-bad-choice	2	empty	~--html-parser must be	pc-ingest --html-parser tree $DATA/ingest/latin1.html
 # one CLD2 pass (default) scores the document from the call that labels its paragraphs; two passes from a call of its own
 mixed-page-with-english-keeps-its-language	0	~"lang":"es","lang_score":0.89,	-	pc-ingest -q $SAMPLES/site/es/pr01-s4.html
 mixed-page-two-pass-lang-id	0	~"lang":"es","lang_score":0.82,	-	pc-ingest -q --lang-id two-pass $SAMPLES/site/es/pr01-s4.html
