@@ -1,6 +1,8 @@
 // The links of a fetched HTML response, as the crawler follows them: the
 // body decoded exactly as pc-ingest decodes it (charset from the
-// Content-Type, a BOM or <meta>, else detected), then parsed with links.
+// Content-Type, a BOM or <meta>, else detected), then parsed with links by
+// the streaming extractor (html_stream.h: the same links as gumbo's tree on
+// every real page tested, docs/ingest.md).
 // pc-crawl adapts the page to the crawler's LinkExtractor (web/crawler.h),
 // which keeps the web part free of the HTML parser.
 #pragma once
