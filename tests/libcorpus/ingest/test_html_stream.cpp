@@ -33,8 +33,11 @@ struct OracleTally {
     ++pages;
     matched += r.matched;
     total += r.total;
-    const bool fields = s.title != g.title || s.lang != g.lang || s.base != g.base || s.links.size() != g.links.size() ||
-                        s.too_deep != g.too_deep;
+    bool fields = s.title != g.title || s.lang != g.lang || s.base != g.base || s.links.size() != g.links.size() ||
+                  s.too_deep != g.too_deep;
+    for (size_t k = 0; !fields && k < s.links.size(); ++k)  // the crawler's links, element by element
+      fields = s.links[k].href != g.links[k].href || s.links[k].hreflang != g.links[k].hreflang ||
+               s.links[k].alternate != g.links[k].alternate;
     other += fields;
     if ((r.matched != r.total || fields) && differences.size() < 10)
       differences.push_back(where + ": " + std::to_string(r.matched) + "/" + std::to_string(r.total) +
