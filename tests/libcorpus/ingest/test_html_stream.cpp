@@ -143,7 +143,9 @@ TEST_CASE("html stream: random tag soup agrees with gumbo on at least 99.5% of p
                        << " soups with other fields differing");
   for (const auto& d : t.differences) INFO(d);
   CHECK(t.share() >= 0.995);
-  CHECK(t.other * 100 <= t.pages);
+  // Measured: 3 soups whose links differ (docs/ingest.md, kind 3). Without
+  // "close a p element" it is 10, without the adoption agency's link clones 41.
+  CHECK(t.other <= 8);
 }
 
 TEST_CASE("html stream: tokenizer corner cases come out as gumbo's") {
