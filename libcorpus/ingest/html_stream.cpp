@@ -48,6 +48,7 @@ struct Open {
   uint32_t ct;    // for text in it: the table whose cell holds it directly, or 0 (HtmlBlock::table)
   uint32_t table; // the innermost open table's number, 0 if none
   uint64_t fname; // foreign elements: a hash of the name (gumbo matches their end tags by name)
+  int32_t anchor = -1;  // the level of anchors_ whose <a> this element is, else -1
 };
 
 uint64_t name_hash(std::string_view s) {
@@ -203,11 +204,23 @@ class Builder final : public TokenSink {
     if (o.cats & cHeading) headings_.pop_back();
     if (o.cats & cLiStop) li_stop_.pop_back();
   }
-  void reindex() {
-    for (auto& v : pos_) v.clear();
-    foreign_pos_.clear();
-    special_.clear(), scope_.clear(), modes_.clear(), html_pos_.clear(), headings_.clear(), li_stop_.clear();
-    for (size_t k = 0; k < st_.size(); ++k) index(st_[k], static_cast<uint32_t>(k));
+  // Drops the positions >= at from the index stacks `o` is on.
+  void unindex_from(const Open& o, uint32_t at) {
+    auto trim = [at](std::vector<uint32_t>& v) {
+      while (!v.empty() && v.back() >= at) v.pop_back();
+    };
+    if (o.ns == kHtml) {
+      trim(pos_[o.tag]);
+    } else if (auto it = foreign_pos_.find(o.fname); it != foreign_pos_.end()) {
+      trim(it->second);
+      if (it->second.empty()) foreign_pos_.erase(it);
+    }
+    if (o.cats & cSpecial) trim(special_);
+    if (o.cats & cScope) trim(scope_);
+    if (o.cats & cMode) trim(modes_);
+    if (o.cats & cHtml) trim(html_pos_);
+    if (o.cats & cHeading) trim(headings_);
+    if (o.cats & cLiStop) trim(li_stop_);
   }
 
   // Pushes an element; `t` is its tag token (attributes), null for implied ones.
@@ -389,8 +402,8 @@ void Builder::pop() {
   if (o.walked && o.tag == table && !fosters_.empty()) fosters_.pop_back();
   unindex(o);
   st_.pop_back();
-  for (size_t k = anchors_.size(), n = 0; k-- > 0 && n < 2; ++n)
-    if (anchors_[k].pos == at) anchors_[k].pos = -1;
+  if (o.anchor >= 0 && static_cast<size_t>(o.anchor) < anchors_.size() && anchors_[o.anchor].pos == at)
+    anchors_[o.anchor].pos = -1;
 }
 
 void Builder::remove_at(int64_t at) {
@@ -398,11 +411,18 @@ void Builder::remove_at(int64_t at) {
   const Open o = st_[static_cast<size_t>(at)];
   if (o.walked) leave(o);
   if (o.walked && o.tag == table && !fosters_.empty()) fosters_.pop_back();
+  if (o.anchor >= 0 && static_cast<size_t>(o.anchor) < anchors_.size() && anchors_[o.anchor].pos == at)
+    anchors_[o.anchor].pos = -1;
+  // Only the positions from `at` up change: the index stacks lose their
+  // tails from there and get the moved elements again (time: the distance
+  // from the top, not the depth).
+  for (size_t k = static_cast<size_t>(at); k < st_.size(); ++k) unindex_from(st_[k], static_cast<uint32_t>(at));
   st_.erase(st_.begin() + at);
-  reindex();
-  for (Anchor& x : anchors_) {
-    if (x.pos == at) x.pos = -1;
-    else if (x.pos > at) --x.pos;
+  for (size_t k = static_cast<size_t>(at); k < st_.size(); ++k) {
+    index(st_[k], static_cast<uint32_t>(k));
+    const int32_t lv = st_[k].anchor;
+    if (lv >= 0 && static_cast<size_t>(lv) < anchors_.size() && anchors_[lv].pos == static_cast<int64_t>(k) + 1)
+      anchors_[lv].pos = static_cast<int64_t>(k);
   }
 }
 
@@ -416,6 +436,7 @@ void Builder::reconstruct() {
   o.link = x.href && !o.dropped;
   o.in_link = o.in_link || o.link;
   x.pos = static_cast<int64_t>(st_.size() - 1);
+  o.anchor = static_cast<int32_t>(anchors_.size() - 1);
   if (want_links_ && o.walked && x.href) page_.links.push_back({x.href_value, x.hreflang, false});
 }
 
@@ -996,6 +1017,7 @@ TextMode Builder::body_start(const TagToken& t) {
       y.active = true;
       y.href = href;
       y.pos = static_cast<int64_t>(st_.size() - 1);
+      st_.back().anchor = static_cast<int32_t>(anchors_.size() - 1);
       if (want_links_ && href) {
         y.href_value = attr_;
         y.hreflang = t.attr("hreflang", attr2_) ? attr2_ : std::string();

@@ -259,6 +259,18 @@ TEST_CASE("html stream guard: nesting depth is refused past the limit, in linear
   CHECK_FALSE(wide.too_deep);
   CHECK(texts(wide) == std::vector<std::string>{"end"});
   CHECK(html_stream_to_text(nest("<svg>", 20000), false).too_deep);
+  // The adoption agency under a deep stack, and over markers left behind
+  // (a cell closed over an <object> leaves the cell's): each run touches
+  // only the top of the stack. Gumbo's guard refuses both pages.
+  HtmlPage aaa = html_stream_to_text(nest("<div>", 9000) + nest("<b><p>x</b></p>", 50000), false);
+  CHECK_FALSE(aaa.too_deep);
+  CHECK(aaa.blocks.size() == 50000);
+  HtmlPage stale = html_stream_to_text(nest("<table><td><object></td></table>", 20000) +
+                                           nest("<a href=x><b><p>x</b></p></a>", 50000), true);
+  CHECK_FALSE(stale.too_deep);
+  REQUIRE(stale.blocks.size() == 50000);
+  CHECK(stale.blocks[49999].link_chars == 1);
+  CHECK(stale.links.size() == 50000);
 }
 
 TEST_CASE("html stream guard: a comment storm and an unterminated comment") {
