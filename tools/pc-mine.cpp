@@ -23,11 +23,11 @@ namespace {
 
 struct Opts {
   std::string src, trg, src_npy, trg_npy, sentences, npy, encoder, ibm1, side = "src", margin = "ratio",
-                                                                         retrieval = "max";
+      retrieval = "max";
   std::optional<double> threshold;
   std::vector<std::string> fwd, bwd;
   int k = 4, shards = 1, candidates = 16;
-  double ibm1_weight = 0.3;
+  double ibm1_weight = 0.3, length_weight = 0.5;
   std::optional<int> shard;
   IndexOptions index;
 };
@@ -57,12 +57,8 @@ void count_side(cli::Context& ctx, const Side& s, const std::string& what) {
 void run(cli::Context& ctx, Opts& o) {
   const std::string cmd = ctx.command();
   const auto& c = ctx.common();
-  MineOptions m{static_cast<uint32_t>(o.k),
-                {parse_margin(o.margin), parse_retrieval(o.retrieval), o.threshold},
-                o.index,
-                nullptr,
-                o.ibm1_weight,
-                static_cast<uint32_t>(o.candidates)};
+  MineOptions m{static_cast<uint32_t>(o.k), {parse_margin(o.margin), parse_retrieval(o.retrieval), o.threshold},
+                o.index, nullptr, o.ibm1_weight, static_cast<uint32_t>(o.candidates), o.length_weight};
   m.index.seed = c.seed;
   m.index.threads = ctx.threads();
   const auto which = o.side == "trg" ? SentenceEncoder::Side::kTarget : SentenceEncoder::Side::kSource;
@@ -145,6 +141,8 @@ void scoring(cli::App& a, Opts& o) {
   a.choice("retrieval", "HOW", &o.retrieval, {"max", "intersect", "fwd", "bwd"},
            "which best pairs: both directions greedily 1-1, both agreeing, each source's, each target's");
   a.option("threshold", "X", &o.threshold, "keep pairs scoring at least X", "all");
+  a.option("length-weight", "W", &o.length_weight, "length prior: scores times exp(-W |log length ratio - typical|)")
+      .range(0, 100);
   a.group("Re-scoring");
   a.option("ibm1", "MODEL", &o.ibm1, "re-score the candidates with this pc-ibm1 model (both directions)");
   a.option("ibm1-weight", "W", &o.ibm1_weight, "weight of the IBM1 score against the cosine").range(0, 1);

@@ -1,6 +1,7 @@
 #include "align/mine/margin.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 #include <utility>
@@ -39,15 +40,20 @@ struct Best {
   double score = 0;
 };
 
-// Each query's first highest-scoring candidate.
+// Each query's first highest-scoring candidate. `forward`: the queries are
+// the source rows (for the prior's order of arguments).
 std::vector<Best> best_of(const KnnLists& l, const std::vector<double>& own, const std::vector<double>& other,
-                          Margin m) {
+                          Margin m, const LengthPrior& prior, bool forward) {
   std::vector<Best> b(l.queries);
   for (uint64_t q = 0; q < l.queries; ++q) {
     const uint32_t n = l.filled(q);
     for (uint32_t j = 0; j < n; ++j) {
       const int64_t o = l.id(q, j);
-      const double s = margin(m, l.sim(q, j), (own[q] + other[static_cast<uint64_t>(o)]) / 2);
+      double s = margin(m, l.sim(q, j), (own[q] + other[static_cast<uint64_t>(o)]) / 2);
+      if (prior.weight > 0) {
+        const auto u = static_cast<uint64_t>(o);
+        s = scaled(s, forward ? prior.factor(q, u) : prior.factor(u, q));
+      }
       if (b[q].other < 0 || s > b[q].score) b[q] = {o, s};
     }
   }
@@ -55,6 +61,13 @@ std::vector<Best> best_of(const KnnLists& l, const std::vector<double>& own, con
 }
 
 }  // namespace
+
+double scaled(double score, double factor) { return score >= 0 ? score * factor : score / factor; }
+
+double LengthPrior::factor(uint64_t src, uint64_t trg) const {
+  const double d = std::log(((*trg_len)[trg] + 5.0) / ((*src_len)[src] + 5.0)) - mu;
+  return std::exp(-weight * std::abs(d));
+}
 
 Margin parse_margin(const std::string& s) {
   if (s == "ratio") return Margin::kRatio;
@@ -72,11 +85,12 @@ Retrieval parse_retrieval(const std::string& s) {
 }
 
 std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
-                                    const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same) {
+                                    const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same,
+                                    const LengthPrior& prior) {
   if (fwd.indexed != bwd.queries || bwd.indexed != fwd.queries)
     throw corpus::ConfigError("the two directions' top-k lists are of different sentence sets");
   const auto fm = means(fwd), bm = means(bwd);
-  const auto fb = best_of(fwd, fm, bm, opt.margin), bb = best_of(bwd, bm, fm, opt.margin);
+  const auto fb = best_of(fwd, fm, bm, opt.margin, prior, true), bb = best_of(bwd, bm, fm, opt.margin, prior, false);
   std::set<std::pair<uint64_t, uint64_t>> dropped;  // max lists a pair once per direction
   std::vector<MinedPair> all;
   if (opt.retrieval != Retrieval::kBwd)

@@ -41,12 +41,33 @@ struct SelectOptions {
   std::optional<double> threshold;  // keep score >= threshold
 };
 
+// A candidate's score times `factor` (in (0, 1]) when it is positive, divided
+// by it when negative: a factor below 1 always lowers it.
+double scaled(double score, double factor);
+
+// A prior on pair scores by the two sentences' lengths (mine_run.cpp): each
+// candidate's margin score is scaled by exp(-w |log((lt+5)/(ls+5)) - mu|),
+// lt and ls the sentences' lengths in code points and mu the typical log
+// ratio of the pair of languages. Short UI strings that share one word
+// ("Background" / "Transparenter Hintergrund") score as high as translations
+// by their vectors; their lengths tell them apart.
+struct LengthPrior {
+  double weight = 0;  // w; 0: no prior
+  double mu = 0;
+  const std::vector<uint32_t>* src_len = nullptr;  // code points of each row
+  const std::vector<uint32_t>* trg_len = nullptr;
+  double factor(uint64_t src, uint64_t trg) const;
+};
+
 // `fwd`: source rows' lists over the targets; `bwd`: target rows' over the
 // sources. `same(src, trg)` says the two sentences are the same text: such a
 // pair is never kept (nor, under max, does it take its sentences), and is
 // counted (once per pair) in *dropped_same. Output order: max by score (descending, ties in
 // list order), fwd and intersect by source row, bwd by target row.
+// With `prior` (weight above 0), each candidate's score is scaled before the
+// best of each list is taken.
 std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
-                                    const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same);
+                                    const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same,
+                                    const LengthPrior& prior = {});
 
 }  // namespace align::mine

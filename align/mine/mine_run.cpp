@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "align/mine/flat_both.h"
 #include "libcorpus/core/error.h"
@@ -43,6 +44,29 @@ VectorIndex trained_index(const Side& base, const IndexOptions& opt, uint64_t* t
   return ix;
 }
 
+// Each row's length in code points (the texts are valid UTF-8: bytes that
+// do not continue a sequence).
+std::vector<uint32_t> code_points(const Side& s) {
+  std::vector<uint32_t> n(s.rows(), 0);
+  for (uint64_t i = 0; i < s.rows(); ++i)
+    for (unsigned char ch : s.texts[i]) n[i] += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+// The median log length ratio of the best quarter (at least one) of `pairs`,
+// which are mostly translations whatever the threshold; 0 with no pairs.
+double typical_log_ratio(std::vector<MinedPair> pairs, const std::vector<uint32_t>& sl,
+                         const std::vector<uint32_t>& tl) {
+  if (pairs.empty()) return 0;
+  std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+  std::vector<double> r;
+  for (size_t i = 0; i < std::max<size_t>(1, pairs.size() / 4); ++i)
+    r.push_back(std::log((tl[pairs[i].trg] + 5.0) / (sl[pairs[i].src] + 5.0)));
+  std::sort(r.begin(), r.end());
+  const size_t h = r.size() / 2;
+  return r.size() % 2 ? r[h] : (r[h - 1] + r[h]) / 2;
+}
+
 std::span<const float> range(const Side& s, uint64_t lo, uint64_t hi) {
   return std::span<const float>(s.vectors).subspan(lo * s.dim, (hi - lo) * s.dim);
 }
@@ -80,7 +104,12 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
     bwd = r.apply(bwd_in, false, k_for(opt.k, src.rows()));
   }
   const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
-  const auto pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
+  std::vector<MinedPair> pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
+  if (opt.length_weight > 0) {
+    const std::vector<uint32_t> sl = code_points(src), tl = code_points(trg);
+    LengthPrior prior{opt.length_weight, typical_log_ratio(pairs, sl, tl), &sl, &tl};
+    pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same, prior);
+  }
   write_pairs(src, trg, pairs, out);
   c.pairs = pairs.size();
   return c;

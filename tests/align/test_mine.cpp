@@ -84,10 +84,12 @@ TEST_CASE("mine: Flat equals the LASER-style reference for every margin and retr
       MineOptions opt;
       opt.select = {parse_margin(m), parse_retrieval(r), std::nullopt};
       opt.index.factory = "Flat";
+      opt.length_weight = 0;  // LASER has no length prior
       same_as_reference(run_mine(src, trg, opt), std::string("expected-") + m + "-" + r + ".tsv");
     }
   MineOptions opt;
   opt.select.threshold = 1.1;
+  opt.length_weight = 0;
   same_as_reference(run_mine(src, trg, opt), "expected-ratio-max-1.1.tsv");
 }
 
@@ -206,6 +208,32 @@ TEST_CASE("mine: one product for both directions gives FAISS Flat's lists") {
     CHECK(rerank(both.first, src.vectors, trg.vectors, trg.dim, k).ids == search_single(src, trg, k, io, nullptr).ids);
     CHECK(rerank(both.second, trg.vectors, src.vectors, src.dim, k).ids == search_single(trg, src, k, io, nullptr).ids);
   }
+}
+
+
+TEST_CASE("mine: the length prior takes the candidate of the typical length ratio and lowers every score") {
+  // Source 0 has two candidates of equal cosine: target 0 of its length, and
+  // target 1, three times as long. Without the prior the first listed wins.
+  KnnLists fwd{1, 2, 2, {1, 0}, {0.8f, 0.8f}}, bwd{2, 1, 1, {0, 0}, {0.8f, 0.8f}};
+  SelectOptions opt;
+  opt.retrieval = Retrieval::kFwd;
+  const auto none = select_pairs(fwd, bwd, opt, {}, nullptr);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].trg == 1);
+  const std::vector<uint32_t> sl{10}, tl{10, 30};
+  const LengthPrior prior{0.5, 0.0, &sl, &tl};
+  CHECK(prior.factor(0, 0) == doctest::Approx(1.0));
+  CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-0.5 * std::log(35.0 / 15.0))));
+  const auto with = select_pairs(fwd, bwd, opt, {}, nullptr, prior);
+  REQUIRE(with.size() == 1);
+  CHECK(with[0].trg == 0);
+  CHECK(with[0].score == doctest::Approx(none[0].score));  // factor 1 for the typical ratio
+  // mu moves the typical ratio: with mu = log(35/15) target 1 is the typical one.
+  const LengthPrior longer{0.5, std::log(35.0 / 15.0), &sl, &tl};
+  CHECK(select_pairs(fwd, bwd, opt, {}, nullptr, longer)[0].trg == 1);
+  // A negative score goes down too.
+  CHECK(scaled(-1.0, 0.5) == -2.0);
+  CHECK(scaled(1.0, 0.5) == 0.5);
 }
 
 }  // namespace align::mine
