@@ -26,6 +26,11 @@
 #   THREADS thread counts, space-separated, e.g. "1 2" [2]
 # Environment: WARMUP [2], REPEAT [3], SHARDS [4, pc-nmt train's default],
 #   VOCAB [8000], TORCH_BLAS_THREADS [1], BASELINE [none], SIDES [pytorch pc-nmt].
+# SIDES may also name pytorch-blas (OPENBLAS_NUM_THREADS = the thread count,
+# OMP_WAIT_POLICY=PASSIVE), pytorch-avx512 (OPENBLAS_CORETYPE=SkylakeX: the
+# AVX-512 kernels OpenBLAS 0.3.21 does not choose on AMD Zen 4/5 itself) and
+# pc-nmt-openblas (the engine with PARACORP_GEMM=openblas: OpenBLAS's
+# products instead of its AVX-512 kernel).
 set -euo pipefail
 arch=${1:-small}
 B=${2:-128}
@@ -60,6 +65,11 @@ for j in $threads; do
     for side in $sides baseline; do
       case $side in
         pytorch) cmd="env LD_LIBRARY_PATH=$openblas $torch_env /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
+        pytorch-blas)  [ "$j" -gt 1 ] || continue  # OpenBLAS's own pool at the same thread count (its threads and torch's OpenMP ones, PASSIVE)
+          cmd="env LD_LIBRARY_PATH=$openblas OPENBLAS_NUM_THREADS=$j OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
+        pytorch-avx512)  # OpenBLAS's AVX-512 (SkylakeX) kernels, which it does not pick on AMD Zen 4/5 by itself
+          cmd="env LD_LIBRARY_PATH=$openblas $torch_env OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
+        pc-nmt-openblas) cmd="env PARACORP_GEMM=openblas $bin $arch $B $T $V $steps $j $warmup $shards" ;;
         pc-nmt) cmd="$bin $arch $B $T $V $steps $j $warmup $shards" ;;
         baseline) [ -n "$base_bin" ] || continue; cmd="$base_bin $arch $B $T $V $steps $j $warmup $shards" ;;
       esac
@@ -88,7 +98,7 @@ for (j, side), v in sorted(rows.items()):
     hashes = sorted({h for _, _, h in v})
     print(f"{j}\t{side}\t{med:.1f}\t{','.join(f'{t:.0f}' for t, _, _ in v)}\t"
           f"{statistics.median(c for _, c, _ in v):.2f}\t{ratio}\t{','.join(hashes)}")
-for side in ("pc-nmt", "baseline"):
+for side in ("pc-nmt", "baseline", "pc-nmt-openblas"):
     hs = {h for (j, s), v in rows.items() if s == side for _, _, h in v}
     js = sorted(j for (j, s) in rows if s == side)
     if len(js) > 1:
