@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
   cli::App app("pc-nmt", "Train a Transformer translation model on CPU, translate with it, inspect model files.",
                "pc-nmt COMMAND [options]");
   app.version_line("blas", mt::blas_info());
+  app.version_line("gemm", mt::gemm_backend_name());
   cli::Common c;
   Args a;
   cli::App& train_cmd = app.subcommand("train", "train a model (SentencePiece trained in the same run)",

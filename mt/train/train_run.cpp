@@ -164,8 +164,9 @@ TrainResult run_training(const TrainSettings& a, const TrainJob& job, const Trai
     trainer.resume(ckpt);
   else
     trainer.init_weights();
-  info(fmt::format("model: {} parameters ({} {}/{}/{}, {}+{} layers); BLAS: {}", trainer.params().size(), cfg.preset,
-                   cfg.dim, cfg.heads, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, blas_info()));
+  info(fmt::format("model: {} parameters ({} {}/{}/{}, {}+{} layers); products: {}; BLAS: {}", trainer.params().size(),
+                   cfg.preset, cfg.dim, cfg.heads, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, gemm_backend_name(),
+                   blas_info()));
 
   const std::string log_path = a.log.empty() ? job.output + ".log.jsonl" : a.log;
   const std::string plot_path = a.plot.empty() ? job.output + ".svg" : a.plot;
