@@ -53,9 +53,11 @@ TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles an
   }
   int checked = 0;
   for (Gemm512Shape s : {Gemm512Shape::kNT, Gemm512Shape::kNN, Gemm512Shape::kTN})
-    for (const auto& [m, n, k] : {std::tuple{17, 16, 16}, std::tuple{133, 70, 300}, std::tuple{8, 32, 256},
-                                  std::tuple{260, 1030, 513}, std::tuple{40, 33, 17}})
+    for (const auto& shape : {std::tuple{17, 16, 16}, std::tuple{133, 70, 300}, std::tuple{8, 32, 256},
+                              std::tuple{260, 1030, 513}, std::tuple{40, 33, 17}})
       for (bool acc : {false, true}) {
+        // Not a structured binding: clang 14 cannot capture one (CAPTURE is a lambda).
+        const int m = std::get<0>(shape), n = std::get<1>(shape), k = std::get<2>(shape);
         CAPTURE(static_cast<int>(s));
         CAPTURE(m);
         CAPTURE(n);
