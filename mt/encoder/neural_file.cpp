@@ -107,6 +107,11 @@ void neural_embed(const NeuralConfig& cfg, const float* params, const std::vecto
   // positions of one length qualify, and those measured 2.5% slower in CPU
   // time than sentences alone (5,000 catalogue strings, d = 256): the
   // weights-streamed kernel costs the same per row at 4 rows as at 16.
+  // mt's AVX-512 kernel for products over kFewRows rows (gemm_avx512) keeps
+  // a row's bits across row counts and places (0 of 72 shapes and shifts
+  // differed), so on CPUs that run it, passes of more than kFewRows rows
+  // could keep the bits: the next thing to try, with this path kept where
+  // OpenBLAS runs instead.
   DualModel<float> model(cfg);
   const int C = cfg.dim;
   for (size_t i = 0; i < seqs.size(); ++i) {
