@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -98,34 +99,71 @@ std::vector<int32_t> neural_pieces(const Tokenizer& tok, std::string_view text, 
   return ids;
 }
 
+namespace {
+
+// Whether every product of a pass of more than kFewRows positions runs on
+// mt's AVX-512 kernel (tensor.h: m > kFewRows, n >= 32, k >= 16), which keeps
+// a row's bits whatever the row count and the row's place (0 of 72 shapes
+// and shifts differed). OpenBLAS, the other path, does not (69 of 72).
+bool rows_keep_bits(const NeuralConfig& cfg) {
+  return gemm_backend() == GemmBackend::kAvx512 && cfg.dim >= 32 && cfg.ffn_dim >= 32;
+}
+
+void normalise_into(const float* v, float* o, int C) {
+  double norm = 0;
+  for (int c = 0; c < C; ++c) norm += double(v[c]) * v[c];
+  norm = std::sqrt(norm);
+  for (int c = 0; c < C; ++c) o[c] = norm > 0 ? static_cast<float>(v[c] / norm) : 0.0f;
+}
+
+}  // namespace
+
 void neural_embed(const NeuralConfig& cfg, const float* params, const std::vector<const std::vector<int32_t>*>& seqs,
                   float* out) {
-  // One sentence per pass. A pass of several would have to keep each row's
-  // bits: OpenBLAS's rows change with the row count and the row's place
-  // (measured on Haswell sgemm: 53 of 63 rows of a 64-row product keep
-  // their bits when shifted by one row), so only passes of at most kFewRows
-  // positions of one length qualify, and those measured 2.5% slower in CPU
-  // time than sentences alone (5,000 catalogue strings, d = 256): the
-  // weights-streamed kernel costs the same per row at 4 rows as at 16.
-  // mt's AVX-512 kernel for products over kFewRows rows (gemm_avx512) keeps
-  // a row's bits across row counts and places (0 of 72 shapes and shifts
-  // differed), so on CPUs that run it, passes of more than kFewRows rows
-  // could keep the bits: the next thing to try, with this path kept where
-  // OpenBLAS runs instead.
   DualModel<float> model(cfg);
   const int C = cfg.dim;
-  for (size_t i = 0; i < seqs.size(); ++i) {
-    float* o = out + i * C;
-    if (seqs[i]->empty()) {
-      std::fill(o, o + C, 0.0f);
-      continue;
+  std::vector<float> pooled(C);
+  if (!rows_keep_bits(cfg)) {
+    // One sentence per pass: OpenBLAS's rows change with the row count and
+    // place (53 of 63 rows of a 64-row product when shifted by one row), and
+    // passes of at most kFewRows positions measured 2.5% slower in CPU time
+    // than sentences alone (the weights-streamed kernel costs the same per
+    // row at 4 rows as at 16).
+    for (size_t i = 0; i < seqs.size(); ++i) {
+      float* o = out + i * C;
+      if (seqs[i]->empty()) {
+        std::fill(o, o + C, 0.0f);
+        continue;
+      }
+      model.forward(params, {seqs[i]}, pooled.data());
+      normalise_into(pooled.data(), o, C);
     }
-    model.forward(params, {seqs[i]}, o);
-    double norm = 0;
-    for (int c = 0; c < C; ++c) norm += double(o[c]) * o[c];
-    norm = std::sqrt(norm);
-    if (norm > 0)
-      for (int c = 0; c < C; ++c) o[c] = static_cast<float>(o[c] / norm);
+    return;
+  }
+  // Passes of sentences of one length (no padding, so attention sees what it
+  // sees alone), more than kFewRows positions each (a short pass is filled
+  // with copies of its last sentence) and at most kPassRows, so every
+  // product runs on the AVX-512 kernel: a vector has the same bits alone and
+  // in any call.
+  constexpr size_t kPassRows = 512;
+  std::vector<uint32_t> order;
+  for (size_t i = 0; i < seqs.size(); ++i)
+    if (seqs[i]->empty()) std::fill(out + i * C, out + (i + 1) * C, 0.0f);
+    else order.push_back(static_cast<uint32_t>(i));
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return seqs[a]->size() < seqs[b]->size(); });
+  std::vector<const std::vector<int32_t>*> pass;
+  for (size_t i = 0; i < order.size();) {
+    const size_t positions = seqs[order[i]]->size() + 1;  // pieces and EOS
+    const size_t most = std::max<size_t>(1, kPassRows / positions);
+    const size_t first = i;
+    pass.clear();
+    for (; i < order.size() && pass.size() < most && seqs[order[i]]->size() + 1 == positions; ++i)
+      pass.push_back(seqs[order[i]]);
+    const size_t real = pass.size();
+    while (pass.size() * positions <= static_cast<size_t>(kFewRows)) pass.push_back(pass.back());
+    pooled.resize(pass.size() * C);
+    model.forward(params, pass, pooled.data());
+    for (size_t r = 0; r < real; ++r) normalise_into(pooled.data() + r * C, out + static_cast<size_t>(order[first + r]) * C, C);
   }
 }
 

@@ -8,10 +8,11 @@
 // NeuralEncoder is the SentenceEncoder of such a file: pieces then EOS
 // through the Transformer, mean pooling, L2 normalisation. A sentence with
 // no pieces (empty or white space) is the zero vector, as the lexical
-// encoder's; a sentence over max_len - 1 pieces is cut there. Each sentence
-// runs alone, so a vector does not depend on the other sentences of a call,
-// bit for bit (tests/mt/test_dual_encoder.cpp; neural_embed says why there
-// is no batching).
+// encoder's; a sentence over max_len - 1 pieces is cut there. A vector does
+// not depend on the other sentences of a call, bit for bit
+// (tests/mt/test_dual_encoder.cpp): where mt's AVX-512 kernel runs the
+// products (it keeps each row's bits), sentences of one length share passes
+// of 17 to 512 positions; elsewhere each sentence runs alone.
 #pragma once
 
 #include <map>
@@ -81,8 +82,9 @@ class NeuralEncoder final : public align::SentenceEncoder {
 // Pieces of `text` as the encoder sees them: at most max_len - 1 (EOS is added).
 std::vector<int32_t> neural_pieces(const Tokenizer& tok, std::string_view text, int max_len);
 
-// The vectors of token sequences (pieces without EOS), each run alone, L2
-// normalised; an empty sequence is the zero vector. out: seqs.size() x dim.
+// The vectors of token sequences (pieces without EOS), L2 normalised; an
+// empty sequence is the zero vector. out: seqs.size() x dim. Each vector has
+// the bits it has when its sequence is given alone (see above).
 void neural_embed(const NeuralConfig& cfg, const float* params, const std::vector<const std::vector<int32_t>*>& seqs,
                   float* out);
 

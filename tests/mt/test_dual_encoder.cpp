@@ -135,12 +135,12 @@ TEST_CASE("dual encoder: a sentence's vector does not depend on the others of it
   for (int c = 0; c < 8; ++c) CHECK(alone[c] == doctest::Approx(both[c]).epsilon(1e-12));
 }
 
-// Guards neural_embed's promise (a vector does not depend on the other
-// sentences of the call, bit for bit) against a batching that would break it:
-// batching through OpenBLAS fails here (tried: passes of up to 64 positions
-// left 28 and 19 of 120 vectors equal). Mixed lengths, sentences short
-// enough to share a pass and long enough for OpenBLAS alone, FFN widths with
-// a k % 8 tail and over 1024 (where the few-rows kernel changes paths).
+// neural_embed's promise: a vector does not depend on the other sentences of
+// the call, bit for bit. On an AVX-512 CPU sentences of one length share
+// passes of 17 to 512 positions (a short pass filled with copies); this
+// fails when a short pass is not filled (49 of 120 equal: those products ran
+// on the few-rows kernel) or when passes go through OpenBLAS (28 and 19 of
+// 120). Mixed lengths, FFN widths with a k % 8 tail and over 1024.
 TEST_CASE("neural encoder: a vector is the same bytes alone and inside a call of many") {
   for (const int ffn : {44, 1040}) {
     NeuralConfig cfg;
@@ -172,7 +172,7 @@ TEST_CASE("neural encoder: a vector is the same bytes alone and inside a call of
       short_ones += !ids[i].empty() && (ids[i].size() + 1) * 2 <= static_cast<size_t>(kFewRows);
     }
     INFO("ffn " << ffn);
-    CHECK(short_ones > 30);  // many sentences that a batching could pack together
+    CHECK(short_ones > 30);  // many sentences that share passes
     CHECK(same == all.size());
   }
 }
