@@ -166,7 +166,7 @@ $(OUT)/mine/en-%.tsv: $(OUT)/embed/en-%.done
 	mkdir -p $(OUT)/mine
 	$(BIN)/pc-mine mine --no-progress --src $(OUT)/embed/en.txt --trg $(OUT)/embed/$*.txt \
 	  --src-npy $(OUT)/embed/en-$*.en.npy --trg-npy $(OUT)/embed/en-$*.$*.npy \
-	  --threshold 1.1 -o $@ --meta $@.meta.json
+	  --threshold 1.0 -o $@ --meta $@.meta.json
 
 # Chapters paired across languages, their sentences aligned, then TMX.
 $(OUT)/docpairs/en-%.jsonl: $(OUT)/sents/.done
