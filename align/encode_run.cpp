@@ -76,18 +76,6 @@ EncodeCounts encode_lines(const corpus::LinePipelineSource& src, const std::stri
   return n;
 }
 
-int column_index(const corpus::BitextLines& in, const std::string& column) {
-  const int c = in.columns().index(column);
-  if (c < 0) {
-    std::string have;
-    for (const auto& s : in.columns().names) have += (have.empty() ? "" : ", ") + s;
-    throw corpus::ConfigError("the input has no column " + corpus::quote(column) + " (it has " + have + ")",
-                              "give --column with one of its columns")
-        .at(in.name());
-  }
-  return c;
-}
-
 corpus::LinePipelineSource bitext_source(corpus::BitextLines& in) {
   return {[&in](std::string& s) { return in.next(s); }, [&in] { return in.line_number(); },
           [&in] { return in.raw_bytes_read(); }};
@@ -112,7 +100,7 @@ EncodeCounts encode_text(corpus::ByteSource& src, const SentenceEncoder& e, cons
 
 EncodeCounts encode_column(corpus::BitextLines& in, const std::string& column, const SentenceEncoder& e,
                            const EncodeRunOptions& opt, corpus::npy::Writer& out, const EncodeProgress& progress) {
-  const size_t c = static_cast<size_t>(column_index(in, column)), ncols = in.columns().size();
+  const size_t c = corpus::column_of(in, column), ncols = in.columns().size();
   return encode_lines(
       bitext_source(in), in.name(),
       [c, ncols](std::string_view line, std::string_view& text) {
@@ -129,8 +117,8 @@ EncodeCounts score_pairs(corpus::BitextLines& in, const SentenceEncoder& e, cons
                          const std::function<void(std::string_view)>& write, const EncodeProgress& progress) {
   if (in.columns().index(kEmbedScoreColumn) >= 0)
     throw corpus::ConfigError("the input already has an embed_score column", "drop it first (cut)").at(in.name());
-  const size_t si = static_cast<size_t>(column_index(in, "src_text"));
-  const size_t ti = static_cast<size_t>(column_index(in, "trg_text"));
+  const size_t si = corpus::column_of(in, "src_text");
+  const size_t ti = corpus::column_of(in, "trg_text");
   const size_t ncols = in.columns().size(), d = e.dim();
   std::string head;
   for (const auto& s : in.columns().names) head += s + "\t";

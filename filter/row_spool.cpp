@@ -8,6 +8,7 @@
 #include <string>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/tempfiles.h"
 
 namespace filter {
 
@@ -17,33 +18,9 @@ struct SpoolRecord {
   uint64_t dedup_key, src_key, trg_key, head_size, tail_size;
   int32_t reason;
 };
-// An unnamed file in TMPDIR (else /tmp): tmpfile(3) ignores TMPDIR, and a
-// large corpus's rows may not fit in /tmp. O_TMPFILE has no name at all;
-// where the file system lacks it, a mkstemp name is removed at once.
-std::FILE* open_unnamed_temp() {
-  const char* env = std::getenv("TMPDIR");
-  const std::string dir = env && *env ? env : "/tmp";
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    std::string name = dir + "/pc-clean-spool.XXXXXX";
-    fd = ::mkstemp(name.data());
-    if (fd < 0)
-      throw corpus::Error("cannot create a temporary file in " + dir + ": " + corpus::errno_text(errno),
-                          "set TMPDIR to a writable folder");
-    ::unlink(name.c_str());
-  }
-  std::FILE* f = ::fdopen(fd, "w+b");
-  if (!f) {
-    const int err = errno;
-    ::close(fd);
-    throw corpus::Error("cannot open a temporary file: " + corpus::errno_text(err));
-  }
-  return f;
-}
-
 }  // namespace
 
-RowSpool::RowSpool() : f_(open_unnamed_temp()) {}
+RowSpool::RowSpool() : f_(corpus::tempfiles::open_unnamed("pc-clean-spool")) {}
 
 RowSpool::~RowSpool() { std::fclose(f_); }
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -127,6 +128,27 @@ Target open_target(const std::string& path) {
   ::fchmod(t.fd, 0666 & ~mask);
   t.slot = add(t.tmp_path.c_str());
   return t;
+}
+
+std::FILE* open_unnamed(const std::string& tag) {
+  const char* env = std::getenv("TMPDIR");
+  const std::string dir = env && *env ? env : "/tmp";
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    std::string name = dir + "/" + tag + ".XXXXXX";
+    fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd < 0)
+      throw Error("cannot create a temporary file in " + dir + ": " + errno_text(errno),
+                  "set TMPDIR to a writable folder");
+    ::unlink(name.c_str());
+  }
+  std::FILE* f = ::fdopen(fd, "w+b");
+  if (!f) {
+    const int err = errno;
+    ::close(fd);
+    throw Error("cannot open a temporary file: " + errno_text(err));
+  }
+  return f;
 }
 
 }  // namespace corpus::tempfiles

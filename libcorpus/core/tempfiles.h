@@ -8,6 +8,7 @@
 // NAME can remove what a killed run (SIGKILL, a crash, a lost node) left.
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 namespace corpus::tempfiles {
@@ -45,5 +46,13 @@ struct Target {
   bool direct = false;
 };
 Target open_target(const std::string& path);
+
+// An unnamed temporary file, read and write, in TMPDIR (else /tmp), for data
+// that waits during a run (pc-ingest's and pc-clean's spools): tmpfile(3)
+// ignores TMPDIR, and a large corpus may not fit in /tmp. O_TMPFILE has no
+// name at all; where the file system lacks it, a mkstemp(3) name beginning
+// with `tag` is removed at once, so nothing is left on disk after a crash.
+// Throws corpus::Error naming the folder when it cannot.
+std::FILE* open_unnamed(const std::string& tag);
 
 }  // namespace corpus::tempfiles

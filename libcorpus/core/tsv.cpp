@@ -249,4 +249,14 @@ void TsvWriter::row(const std::vector<std::string_view>& fields) {
   out_.put('\n');
 }
 
+size_t column_of(const BitextLines& in, std::string_view name) {
+  const int c = in.columns().index(name);
+  if (c >= 0) return static_cast<size_t>(c);
+  std::string have;
+  for (const auto& s : in.columns().names) have += (have.empty() ? "" : ", ") + s;
+  throw ConfigError("the input has no column " + quote(name) + " (it has " + have + ")",
+                    "give --column with one of its columns")
+      .at(in.name());
+}
+
 }  // namespace corpus

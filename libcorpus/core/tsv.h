@@ -77,6 +77,10 @@ std::unique_ptr<BitextLines> open_tsv_lines(std::unique_ptr<ByteSource> src, Lin
 std::unique_ptr<BitextLines> open_lockstep_lines(const std::string& src_path, const std::string& trg_path,
                                                  LineLimit limit = {});
 
+// The index of column `name` in the header of `in`; a ConfigError at the
+// input, listing the columns it has, when it has none of that name.
+size_t column_of(const BitextLines& in, std::string_view name);
+
 // Sequential row reader on top of BitextLines: splits and checks each row.
 // Bad rows throw an Error with file and line, or are counted with skip_bad.
 class BitextReader {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/tempfiles.h"
 
 namespace corpus {
 
@@ -121,25 +122,6 @@ void spool_decode(std::string_view line, SpoolDoc& d) {
   d.paras.resize(n);
 }
 
-std::FILE* open_spool_file() {
-  const char* env = std::getenv("TMPDIR");
-  const std::string dir = env && *env ? env : "/tmp";
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    std::string name = dir + "/pc-ingest-spool.XXXXXX";
-    fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd < 0)
-      throw Error("cannot create a temporary file in " + dir + ": " + errno_text(errno),
-                  "set TMPDIR to a writable folder");
-    ::unlink(name.c_str());
-  }
-  std::FILE* f = ::fdopen(fd, "w+b");
-  if (!f) {
-    const int err = errno;
-    ::close(fd);
-    throw Error("cannot open a temporary file: " + errno_text(err));
-  }
-  return f;
-}
+std::FILE* open_spool_file() { return tempfiles::open_unnamed("pc-ingest-spool"); }
 
 }  // namespace corpus

@@ -67,15 +67,7 @@ class TextSentences : public SentenceSource {
 class ColumnSentences : public SentenceSource {
  public:
   ColumnSentences(corpus::BitextLines& in, const std::string& column, const std::string& out_column)
-      : in_(in), ncols_(in.columns().size()) {
-    const int c = in.columns().index(column);
-    if (c < 0) {
-      std::string have;
-      for (const auto& s : in.columns().names) have += (have.empty() ? "" : ", ") + s;
-      throw corpus::ConfigError("the input has no column " + corpus::quote(column) + " (it has " + have + ")",
-                                "give --column with one of its columns")
-          .at(in.name());
-    }
+      : in_(in), ncols_(in.columns().size()), column_(corpus::column_of(in, column)) {
     if (!corpus::is_known_column(out_column))
       throw corpus::ConfigError("--out-column " + corpus::quote(out_column) + " is no column name a TSV header has",
                                 "give x_NAME (a user column), NAME_score, or one of pc(7)'s fixed names");
@@ -83,7 +75,6 @@ class ColumnSentences : public SentenceSource {
       throw corpus::ConfigError("the input already has a column " + corpus::quote(out_column),
                                 "drop it first (cut), or give another --out-column")
           .at(in.name());
-    column_ = static_cast<size_t>(c);
     for (const auto& s : in.columns().names) header_ += s + "\t";
     header_ += out_column + "\n";
   }
@@ -114,7 +105,7 @@ class ColumnSentences : public SentenceSource {
 
  private:
   corpus::BitextLines& in_;
-  size_t ncols_, column_ = 0;
+  size_t ncols_, column_;
   std::string header_, buf_;
   std::vector<std::string_view> fields_;
   std::vector<std::pair<size_t, size_t>> rows_;  // offset and size in buf_
