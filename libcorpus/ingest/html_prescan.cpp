@@ -1,10 +1,12 @@
 #include "libcorpus/ingest/html_prescan.h"
-#include "libcorpus/core/ascii.h"
 
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
+
+#include "libcorpus/core/ascii.h"
+#include "libcorpus/ingest/html_replaced.h"
 
 namespace corpus {
 
@@ -32,25 +34,10 @@ bool has_private_planes(std::string_view s) {
   return false;
 }
 
-// The length of the character at s[i] when gumbo replaces it with U+FFFD
-// (utf8_is_invalid_code_point in gumbo 0.10.1: C0 controls but NUL and white
-// space, DEL, C1 controls, noncharacters), else 0. Such a character must reach
-// gumbo itself: inside a run it would come back verbatim. `s` is valid UTF-8.
-size_t gumbo_replaced(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
-  unsigned c = at(0);
-  if (c >= 0x20 && c < 0x7F) return 0;
-  if (c < 0x20) return c == 0x0B || (c >= 0x01 && c <= 0x08) || c >= 0x0E ? 1 : 0;
-  if (c == 0x7F) return 1;
-  if (c == 0xC2) return at(1) >= 0x80 && at(1) <= 0x9F ? 2 : 0;                     // U+0080-009F
-  if (c == 0xEF) {
-    if (at(1) == 0xB7 && at(2) >= 0x90 && at(2) <= 0xAF) return 3;                   // U+FDD0-FDEF
-    if (at(1) == 0xBF && (at(2) == 0xBE || at(2) == 0xBF)) return 3;                 // U+FFFE-FFFF
-    return 0;
-  }
-  if (c >= 0xF0 && (at(1) & 0x0F) == 0x0F && at(2) == 0xBF && (at(3) == 0xBE || at(3) == 0xBF)) return 4;
-  return 0;
-}
+// The length of the character at s[i] that gumbo replaces with U+FFFD
+// (html_replaced.h), else 0. Such a character must reach gumbo itself: inside
+// a run it would come back verbatim. `s` is valid UTF-8.
+size_t gumbo_replaced(std::string_view s, size_t i) { return html_replaced_length(s.data() + i, s.data() + s.size()); }
 
 // HTML white space for the tokenizer; CR counts, since gumbo turns it into LF first.
 bool is_alnum(char c) { return is_ascii_alpha(c) || (c >= '0' && c <= '9'); }

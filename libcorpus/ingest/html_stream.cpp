@@ -1287,20 +1287,7 @@ void Builder::flush() {
   cur_ = HtmlBlock{};
 }
 
-std::string Builder::collapse(std::string_view s) {
-  std::string r;
-  bool space = false;
-  for (char c : s) {
-    if (sb_space(c)) {
-      space = !r.empty();
-      continue;
-    }
-    if (space) r += ' ';
-    space = false;
-    r += c;
-  }
-  return r;
-}
+std::string Builder::collapse(std::string_view s) { return collapse_white_space(s); }
 
 // Invalid UTF-8 sequences become U+FFFD, byte by byte.
 std::string repair_utf8(std::string_view s) {

@@ -197,20 +197,7 @@ class Walker {
     return s;
   }
 
-  static std::string collapse(std::string_view s) {
-    std::string r;
-    bool space = false;
-    for (char c : s) {
-      if (is_space(c)) {
-        space = !r.empty();
-        continue;
-      }
-      if (space) r += ' ';
-      space = false;
-      r += c;
-    }
-    return r;
-  }
+  static std::string collapse(std::string_view s) { return collapse_white_space(s); }
 
   // A text node; markers of the prescan stand for the text they replaced.
   void text(const char* s) {
@@ -320,6 +307,21 @@ HtmlPage plain_text_blocks(std::string_view text) {
     p = nl + 1;
   }
   return page;
+}
+
+std::string collapse_white_space(std::string_view s) {
+  std::string r;
+  bool space = false;
+  for (char c : s) {
+    if (is_space(c)) {
+      space = !r.empty();
+      continue;
+    }
+    if (space) r += ' ';
+    space = false;
+    r += c;
+  }
+  return r;
 }
 
 }  // namespace corpus

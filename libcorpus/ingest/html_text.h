@@ -55,4 +55,7 @@ HtmlPage html_to_text(std::string_view html, bool want_links, bool prescan = tru
 // Plain text -> blocks: one block per non-empty line, white space collapsed.
 HtmlPage plain_text_blocks(std::string_view text);
 
+// Runs of ASCII white space as one space, none at the ends (a title).
+std::string collapse_white_space(std::string_view s);
+
 }  // namespace corpus

@@ -4,6 +4,7 @@
 
 #include "libcorpus/core/ascii.h"
 #include "libcorpus/ingest/html_char_refs.h"
+#include "libcorpus/ingest/html_replaced.h"
 
 namespace corpus::html {
 
@@ -16,24 +17,8 @@ bool tk_digit(char c) { return c >= '0' && c <= '9'; }
 bool tk_alnum(char c) { return tk_alpha(c) || tk_digit(c); }
 bool tk_hex(char c) { return tk_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
-// The byte length of the character at p when gumbo 0.10.1 replaces it with
-// U+FFFD on input (C0 controls but NUL and white space, DEL, C1 controls,
-// noncharacters), else 0. `p` < `e`, valid UTF-8.
-size_t tk_replaced(const char* p, const char* e) {
-  auto at = [&](ptrdiff_t k) { return p + k < e ? static_cast<unsigned char>(p[k]) : 0u; };
-  const unsigned c = at(0);
-  if (c >= 0x20 && c < 0x7F) return 0;
-  if (c < 0x20) return c == 0x0B || (c >= 0x01 && c <= 0x08) || c >= 0x0E ? 1 : 0;
-  if (c == 0x7F) return 1;
-  if (c == 0xC2) return at(1) >= 0x80 && at(1) <= 0x9F ? 2 : 0;  // U+0080-009F
-  if (c == 0xEF) {
-    if (at(1) == 0xB7 && at(2) >= 0x90 && at(2) <= 0xAF) return 3;  // U+FDD0-FDEF
-    if (at(1) == 0xBF && (at(2) == 0xBE || at(2) == 0xBF)) return 3;  // U+FFFE-FFFF
-    return 0;
-  }
-  if (c >= 0xF0 && (at(1) & 0x0F) == 0x0F && at(2) == 0xBF && (at(3) == 0xBE || at(3) == 0xBF)) return 4;
-  return 0;
-}
+// See html_replaced.h.
+size_t tk_replaced(const char* p, const char* e) { return html_replaced_length(p, e); }
 
 // Bytes a text run stops at: 1 = always ('<', '&', CR, NUL, controls, DEL),
 // 2 = a lead byte that may start a replaced character (see tk_replaced).
