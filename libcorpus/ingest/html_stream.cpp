@@ -65,9 +65,7 @@ struct Anchor {
   std::string href_value, hreflang;  // for the links of reopened copies (want_links only)
 };
 
-bool sb_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-// sb_space as a table, for the text loop.
+// ASCII white space (' ', \t, \n, \r, \f, \v) as a table, for the text loop.
 struct FeedSpaceTable {
   bool v[256];
   constexpr FeedSpaceTable() : v() { v[' '] = v['\t'] = v['\n'] = v['\r'] = v['\f'] = v['\v'] = true; }
