@@ -23,11 +23,12 @@ bin=${FUZZ_BIN:-$root/build/fuzz/tests/fuzz}
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/paracorp-fuzz.XXXXXX")}
 mkdir -p "$work"
 
-declare -A max_len
+declare -A max_len seeds_also
 all=()
-while read -r name lib len; do
+while read -r name lib len also; do
   [[ -z $name || $name == \#* ]] && continue
   max_len[$name]=$len
+  seeds_also[$name]=${also:-}
   all+=("$name")
 done < "$here/targets.txt"
 targets=("$@")
@@ -55,6 +56,7 @@ for t in "${targets[@]}"; do
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/tmp"
   cp "$here/corpus/$t"/* "$dir/corpus/"
+  for other in ${seeds_also[$t]//,/ }; do cp "$here/corpus/$other"/* "$dir/corpus/"; done
   # TMPDIR: the targets that need a file write it there.
   TMPDIR=$dir/tmp "$exe" "$dir/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="${max_len[$t]}" -print_final_stats=1 -artifact_prefix="$dir/artifacts/" ${FUZZ_ARGS:-} \
