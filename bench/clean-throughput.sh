@@ -14,7 +14,8 @@
 # BASELINE=DIR (a folder holding another build's pc-clean): first the rules-only
 # chain at -j1 on the first 200k pairs, baseline and candidate alternating,
 # REPS times each (default 3), then their median CPU seconds, pairs/s per
-# thread and the ratio. BASELINE_ONLY=1 stops after that comparison.
+# thread and the ratio. BASELINE_ONLY=1 stops after that comparison;
+# BASELINE_ALL=1 makes it on all PAIRS pairs instead of the first 200k.
 set -euo pipefail
 bin=$1
 work=$2
@@ -54,17 +55,19 @@ cpu_of() {  # BIN args...: CPU seconds of one pc-clean run
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 if [ -n "${BASELINE:-}" ]; then
   reps=${REPS:-3}
+  cmp=$work/200k.tsv ncmp=200000
+  [ -z "${BASELINE_ALL:-}" ] || cmp=$big ncmp=$pairs
   : >"$work/base.cpu"
   : >"$work/cand.cpu"
   for _ in $(seq "$reps"); do
-    cpu_of "$BASELINE" -j1 --chain "$rules" "$work/200k.tsv" >>"$work/base.cpu"
-    cpu_of "$bin" -j1 --chain "$rules" "$work/200k.tsv" >>"$work/cand.cpu"
+    cpu_of "$BASELINE" -j1 --chain "$rules" "$cmp" >>"$work/base.cpu"
+    cpu_of "$bin" -j1 --chain "$rules" "$cmp" >>"$work/cand.cpu"
   done
   b=$(median <"$work/base.cpu") c=$(median <"$work/cand.cpu")
-  awk -v b="$b" -v c="$c" -v r="$reps" -v bl="$(tr '\n' ' ' <"$work/base.cpu")" -v cl="$(tr '\n' ' ' <"$work/cand.cpu")" 'BEGIN {
-    printf "rules only -j1, 200000 pairs, median of %d alternating runs (CPU s: baseline %s| candidate %s)\n", r, bl, cl
-    printf "  baseline  %.2f s CPU  %8.0f pairs/s/thread\n", b, 200000 / b
-    printf "  candidate %.2f s CPU  %8.0f pairs/s/thread  (%.2fx the baseline rate)\n", c, 200000 / c, b / c }'
+  awk -v n="$ncmp" -v b="$b" -v c="$c" -v r="$reps" -v bl="$(tr '\n' ' ' <"$work/base.cpu")" -v cl="$(tr '\n' ' ' <"$work/cand.cpu")" 'BEGIN {
+    printf "rules only -j1, %d pairs, median of %d alternating runs (CPU s: baseline %s| candidate %s)\n", n, r, bl, cl
+    printf "  baseline  %.2f s CPU  %8.0f pairs/s/thread\n", b, n / b
+    printf "  candidate %.2f s CPU  %8.0f pairs/s/thread  (%.2fx the baseline rate)\n", c, n / c, b / c }'
   [ -z "${BASELINE_ONLY:-}" ] || exit 0
 fi
 echo "input: $pairs pairs, $(du -m "$big" | cut -f1) MB"

@@ -7,8 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 
+#include "filter/key_table.h"
 #include "filter/row_spool.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
@@ -39,7 +39,7 @@ bool better_variant(double a, double b) { return !std::isnan(a) && (std::isnan(b
 // The output layout: where each added column goes.
 struct Layout {
   std::vector<std::string> names;  // output columns (the reason column included when annotating)
-  int ibm1 = -1, cos = -1, clean = -1, multiway = -1, reason = -1;
+  int ibm1 = -1, cos = -1, order = -1, clean = -1, multiway = -1, reason = -1;
   size_t in_cols = 0;
   bool header = false;  // write a header (input had one, or columns were added)
   int place(const std::string& name, const corpus::TsvColumns& in) {
@@ -73,11 +73,13 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   for (const Rule& r : chain.rules) {
     if (r.kind == RuleKind::kIbm1 && !scorer.has_ibm1())
       throw corpus::ConfigError("rule ibm1 needs an IBM1 model", "give --ibm1 MODEL (from pc-ibm1 train)");
+    if (r.kind == RuleKind::kOrder && !scorer.has_order())
+      throw corpus::ConfigError("rule order needs the order model", "give --order-lm BITEXT (target-language text)");
     if (r.kind == RuleKind::kCos && !scorer.has_encoder())
       throw corpus::ConfigError("rule cos needs an encoder", "give --encoder MODEL (from pc-embed train)");
     if (r.kind == RuleKind::kMultiway && !opt.multiway)
       throw corpus::ConfigError("rule multiway needs the other language pairs", "give --multiway BITEXT for each");
-    if (r.kind == RuleKind::kScore && !scorer.active())
+    if (r.kind == RuleKind::kScore && !scorer.has_clean())
       throw corpus::ConfigError("rule score needs a scorer", "give --ibm1 MODEL and/or --encoder MODEL");
   }
   const bool dedup = chain.has(RuleKind::kDedup);
@@ -98,14 +100,15 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   // records each group's best row, and the rows are decided and written once
   // the input is read. Without scores (and for exact duplicates, whose
   // scores are equal) the first variant is the one kept, in one pass.
-  const bool best_variant = dedup && near && scorer.active();
+  const bool best_variant = dedup && near && scorer.has_clean();
 
   Layout lay;
   lay.names = cols.names;
   lay.in_cols = cols.size();
   if (scorer.has_ibm1()) lay.ibm1 = lay.place("ibm1_score", cols);
   if (scorer.has_encoder()) lay.cos = lay.place("cos_score", cols);
-  if (scorer.active()) lay.clean = lay.place("clean_score", cols);
+  if (scorer.has_order()) lay.order = lay.place("order_score", cols);
+  if (scorer.has_clean()) lay.clean = lay.place("clean_score", cols);
   if (opt.multiway) lay.multiway = lay.place("multiway_score", cols);
   const size_t main_cols = lay.names.size();
   lay.header = cols.header || main_cols > lay.in_cols || opt.annotate;
@@ -121,8 +124,9 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   std::atomic<uint64_t> fixed{0};
   std::mutex mu;
   std::unordered_map<uint64_t, std::vector<RowResult>> results;  // by batch first_row
-  std::unordered_set<uint64_t> seen;
-  std::unordered_map<uint64_t, uint32_t> trg_per_src, src_per_trg;
+  struct Nothing {};
+  KeyTable<Nothing> seen;  // flat tables: 10M keys are the common case (filter/key_table.h)
+  KeyTable<uint32_t> trg_per_src, src_per_trg;
   bool out_header_done = !lay.header, rej_header_done = false;
   corpus::TsvWriter out_w(out);
 
@@ -130,7 +134,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
     double score;
     uint64_t row;
   };
-  std::unordered_map<uint64_t, BestVariant> best;  // near key -> the group's best row (best_variant)
+  KeyTable<BestVariant> best;  // near key -> the group's best row (best_variant)
   std::unique_ptr<RowSpool> spool;
   if (best_variant) spool = std::make_unique<RowSpool>();
   uint64_t row_no = 0;  // rows handed to decide so far, bad ones not counted
@@ -144,7 +148,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
         const Rule& rule = chain.rules[k];
         bool fail = false;
         if (rule.kind == RuleKind::kDedup)
-          fail = best_variant ? best.at(dedup_key).row != row_no : !seen.insert(dedup_key).second;
+          fail = best_variant ? best.find(dedup_key)->row != row_no : !seen.try_emplace(dedup_key).second;
         else if (rule.kind == RuleKind::kMaxTrg) fail = trg_per_src[src_key] >= max_trg;
         else fail = src_per_trg[trg_key] >= max_src;
         if (fail) {
@@ -250,6 +254,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
             else if (c < ncols) v = fields[c];
             if (static_cast<int>(c) == lay.ibm1) v = extra[c] = fmt_score(sc.ibm1);
             if (static_cast<int>(c) == lay.cos) v = extra[c] = fmt_score(sc.cos);
+            if (static_cast<int>(c) == lay.order) v = extra[c] = fmt_score(sc.order);
             if (static_cast<int>(c) == lay.clean) v = extra[c] = fmt_score(sc.clean);
             if (static_cast<int>(c) == lay.multiway) v = extra[c] = std::to_string(sc.languages);
             if (static_cast<int>(c) == lay.reason) {  // the input's own clean_reason: replaced in the consumer
@@ -289,7 +294,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           }
           if (r.reason == kKeep) {
             auto [it, added] = best.try_emplace(r.dedup_key, BestVariant{r.score, row_no});
-            if (!added && better_variant(r.score, it->second.score)) it->second = {r.score, row_no};
+            if (!added && better_variant(r.score, it->score)) *it = {r.score, row_no};
           }
           spool->put(r.reason, r.dedup_key, r.src_key, r.trg_key, head, tail);
           ++row_no;
