@@ -38,6 +38,7 @@ enum class RuleKind {
   kPatterns,      // patterns=FILE     a side matches a regex of FILE (one a line)
   kIbm1,          // ibm1>=T           IBM1 q_max score below T (needs --ibm1)
   kCos,           // cos>=T            encoder cosine below T (needs --encoder)
+  kOrder,         // order>=T          order score below T (needs --order-lm)
   kScore,         // score>=T          clean_score below T (needs a scorer)
   kMultiway,      // multiway=N        the source is aligned to N or more languages (needs --multiway)
   kDedup,         // dedup=exact|near  a pair seen before

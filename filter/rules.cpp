@@ -308,6 +308,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
     // A missing score (NaN: an empty side) fails its threshold.
     case RuleKind::kIbm1: return !(sc.ibm1 >= r.a);
     case RuleKind::kCos: return !(sc.cos >= r.a);
+    case RuleKind::kOrder: return !(sc.order >= r.a);
     case RuleKind::kScore: return !(sc.clean >= r.a);
     case RuleKind::kMultiway: return sc.languages >= r.a;
     case RuleKind::kDedup: case RuleKind::kMaxTrg: case RuleKind::kMaxSrc: return false;

@@ -37,6 +37,8 @@ PairScores PairScorer::score(std::string_view src, std::string_view trg) const {
     x.t.clear();
     x.tok->tokenize(src, x.s);
     x.tok->tokenize(trg, x.t);
+    x.si.clear();
+    x.ti.clear();
     if (!x.s.empty() && !x.t.empty()) {
       align::lookup(ibm1_->src, x.s, x.si);
       align::lookup(ibm1_->trg, x.t, x.ti);
@@ -53,6 +55,12 @@ PairScores PairScorer::score(std::string_view src, std::string_view trg) const {
     }
     sum += std::isnan(r.ibm1) ? 0 : r.ibm1;
     ++n;
+  }
+  if (order_lm_) {
+    const OrderGain g = order_lm_->gain(trg);
+    LinkSteps l;
+    if (ibm1_) l = link_steps(*ibm1_, x.si, x.ti);
+    r.order = order_score(g, ibm1_ ? &l : nullptr, order_opt_);
   }
   if (encoder_) {
     const size_t d = encoder_->dim();

@@ -1,6 +1,7 @@
 // Pair scores for pc-clean: the IBM1 lexical score of a pc-ibm1 model in
-// Bicleaner's q_max style, the cosine of a sentence encoder, and their
-// combination clean_score. Thread-safe: per-thread tokenizers inside.
+// Bicleaner's q_max style, the cosine of a sentence encoder, the order score
+// of a target-side bigram model (and the IBM1 links, order_score.h), and
+// their combination clean_score. Thread-safe: per-thread tokenizers inside.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "align/encoder.h"
 #include "align/ibm1_model.h"
+#include "filter/order_score.h"
 #include "filter/rules.h"
 
 namespace filter {
@@ -18,20 +20,29 @@ class PairScorer {
   // `floor` replaces IBM1 probabilities below it (unknown words, unseen pairs).
   PairScorer(const align::Ibm1Model* ibm1, const align::SentenceEncoder* encoder, double floor = 1e-4);
   ~PairScorer();
-  bool active() const { return ibm1_ || encoder_; }
+  // The order score (order_score.h) from `lm` (kept as a pointer), with the
+  // link term when there is an IBM1 model.
+  void set_order(const OrderLm* lm, const OrderOptions& o = {}) { order_lm_ = lm, order_opt_ = o; }
+  bool active() const { return ibm1_ || encoder_ || order_lm_; }
   bool has_ibm1() const { return ibm1_; }
   bool has_encoder() const { return encoder_; }
+  bool has_order() const { return order_lm_; }
+  bool has_clean() const { return ibm1_ || encoder_; }  // clean_score is computed
 
   // ibm1: the smaller of q_max in the two directions (a pair must be
   // explained both ways) over the words the model knows, NaN when a side has
   // none. cos: the encoder's
-  // cosine. clean: the mean of the scores in use, the cosine clipped at 0.
+  // cosine. order: order_score.h. clean: the mean of the IBM1 and cosine
+  // scores in use, the cosine clipped at 0 (the order score is left out:
+  // see docs/clean.md).
   PairScores score(std::string_view src, std::string_view trg) const;
 
  private:
   const align::Ibm1Model* ibm1_;
   const align::SentenceEncoder* encoder_;
   double floor_;
+  const OrderLm* order_lm_ = nullptr;
+  OrderOptions order_opt_;
   struct Local;
   std::unique_ptr<Local> local_;
 };

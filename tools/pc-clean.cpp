@@ -21,7 +21,7 @@ namespace {
 
 struct Opts {
   std::string chain, src_file, trg_file, ibm1, encoder, rejected;
-  std::vector<std::string> multiway;
+  std::vector<std::string> multiway, order_lm;
   bool annotate = false;
   double floor = 1e-4;
 };
@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
   app.option("encoder", "MODEL", &o.encoder, "pc-embed model (train or import): add cos_score (encoder cosine) and clean_score");
   app.option("multiway", "BITEXT", &o.multiway,
              "another language pair's bitext (repeatable): add multiway_score, the languages a source is aligned to");
+  app.option("order-lm", "BITEXT", &o.order_lm,
+             "target-language bitext to train the order model on (trg_text; repeatable): add order_score");
   app.option("floor", "P", &o.floor, "IBM1 probability floor for unknown words and unseen pairs").range(1e-300, 0.5);
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
                     cli::Common::kMaxLine | cli::Common::kInputs);
@@ -92,7 +94,13 @@ int main(int argc, char** argv) {
       enc = mt::open_sentence_encoder(o.encoder);  // every kind: lexical, bert
       ctx.note_input(o.encoder);
     }
-    const filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
+    filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
+    filter::OrderLm order_lm;
+    if (!o.order_lm.empty()) {
+      for (const auto& f : o.order_lm) ctx.note_input(f);
+      order_lm = filter::OrderLm::train_files(o.order_lm);
+      scorer.set_order(&order_lm);
+    }
     filter::MultiwayIndex multiway;
     if (!o.multiway.empty()) {
       for (const auto& f : o.multiway) ctx.note_input(f);
