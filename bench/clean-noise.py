@@ -2,7 +2,7 @@
 """Noise benchmark for pc-clean: real clean pairs plus injected noise.
 
     clean-noise.py make SPLIT_DIR LANG OTHER_LANG... > bench.tsv
-    clean-noise.py report ANNOTATED.tsv [--score COLUMN] [--min-clean 0.97]
+    clean-noise.py report ANNOTATED.tsv [--score COLUMN[,COLUMN]] [--min-clean 0.97]
 
 make: the clean pairs are SPLIT_DIR/en-LANG.test.tsv (scripts/make-package-split.sh:
 catalogues of packages that gave no training data). For every clean pair it
@@ -22,7 +22,10 @@ report: reads pc-clean --annotate output of that file and prints, per kind,
 the share rejected (recall) and for clean the share kept. With --score, it
 also picks the highest threshold on that column that still keeps --min-clean
 of all clean pairs (the chain's own rejections counted; none if the chain
-alone keeps fewer) and reports recall with it.
+alone keeps fewer) and reports recall with it. With two columns (A,B), A
+may reject half of the clean pairs the chain leaves to reject (rounded
+down), then B the rest: both thresholds in one chain, at the same clean
+share, the split fixed rather than chosen on the noise.
 """
 import csv
 import random
@@ -132,35 +135,43 @@ def make(split_dir, lang, others):
 
 def report(path, score, min_clean):
     rows = []
+    names = score.split(",") if score else []
     with open(path, encoding="utf-8", newline="") as f:
         r = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         head = next(r)
         ki, ri = head.index("x_kind"), head.index("clean_reason")
-        si = head.index(score) if score else None
+        sis = [head.index(s) for s in names]
         for row in r:
-            v = float(row[si]) if si is not None and row[si] != "nan" else float("-inf")
+            v = tuple(float(row[si]) if row[si] != "nan" else float("-inf") for si in sis)
             rows.append((row[ki], row[ri], v))
-    threshold = None
-    if score:
-        clean = sorted(v for k, reason, v in rows if k == "clean")
-        # The highest threshold that still keeps min_clean of all clean pairs,
-        # counting the chain's own rejections.
-        kept_chain = sorted(v for k, reason, v in rows if k == "clean" and reason == "keep")
-        allowed = len(kept_chain) - int(min_clean * len(clean) + 0.999999)
-        threshold = kept_chain[allowed] if 0 <= allowed < len(kept_chain) else float("-inf")
+    thresholds = []
+    if names:
+        n_clean = sum(1 for k, reason, v in rows if k == "clean")
+        # The highest thresholds that still keep min_clean of all clean
+        # pairs, counting the chain's own rejections.
+        kept = [v for k, reason, v in rows if k == "clean" and reason == "keep"]
+        allowed = len(kept) - int(min_clean * n_clean + 0.999999)
+        for c in range(len(names)):
+            share = allowed // 2 if c == 0 and len(names) == 2 else allowed
+            vals = sorted(v[c] for v in kept)
+            t = vals[share] if 0 <= share < len(vals) else float("-inf")
+            thresholds.append(t)
+            before = len(kept)
+            kept = [v for v in kept if v[c] >= t]
+            allowed -= before - len(kept)
     kinds = {}
     for k, reason, v in rows:
-        kept = reason == "keep" and (threshold is None or v >= threshold)
+        ok = reason == "keep" and all(v[c] >= t for c, t in enumerate(thresholds))
         c = kinds.setdefault(k, [0, 0])
         c[0] += 1
-        c[1] += kept
-    if threshold is not None:
-        print(f"threshold {score} >= {threshold:.4f}")
+        c[1] += ok
+    if thresholds:
+        print("threshold " + ", ".join(f"{s} >= {t:.4f}" for s, t in zip(names, thresholds)))
     for k in ("clean", "misaligned", "misordered", "wronglang", "untranslated", "short", "debris"):
         if k not in kinds:
             continue
-        n, kept = kinds[k]
-        share = kept / n if k == "clean" else 1 - kept / n
+        n, n_kept = kinds[k]
+        share = n_kept / n if k == "clean" else 1 - n_kept / n
         print(f"{k}\t{n}\t{'kept' if k == 'clean' else 'caught'}\t{100 * share:.1f}%")
 
 

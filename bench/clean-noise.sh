@@ -2,8 +2,8 @@
 # clean-noise.sh BIN_DIR WORK_DIR [LANG...] — pc-clean's noise benchmark
 # (docs/clean.md): package-split test pairs with injected noise of each kind,
 # recall per kind and the share of clean pairs kept, for the default chain
-# and with IBM1 / encoder scores trained on the split's train pairs (other
-# packages). Default LANGs: fr de es.
+# and with IBM1 / encoder scores and the order model trained on the split's
+# train pairs (other packages). Default LANGs: fr de es.
 set -euo pipefail
 bin=$1
 work=$2
@@ -19,13 +19,15 @@ for l in $langs; do
   "$bin/pc-embed" train -q -s en -t "$l" -o "$work/en-$l.enc" "$work/split/en-$l.train.tsv"
   "$bin/pc-clean" -q -s en -t "$l" --annotate "$work/noise-$l.tsv" >"$work/default-$l.tsv"
   "$bin/pc-clean" -q -s en -t "$l" --annotate --ibm1 "$work/en-$l.ibm1" --encoder "$work/en-$l.enc" \
-    "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
+    --order-lm "$work/split/en-$l.train.tsv" "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
   echo "== en-$l: default chain"
   python3 "$here/clean-noise.py" report "$work/default-$l.tsv"
-  for s in ibm1_score cos_score clean_score; do
+  for s in ibm1_score cos_score order_score clean_score clean_score,order_score; do
     echo "== en-$l: default chain + $s threshold (clean kept >= 97%)"
     python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score "$s" --min-clean 0.97
   done
-  echo "== en-$l: default chain + clean_score threshold (clean kept >= 95%)"
-  python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score clean_score --min-clean 0.95
+  for s in order_score clean_score; do
+    echo "== en-$l: default chain + $s threshold (clean kept >= 95%)"
+    python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score "$s" --min-clean 0.95
+  done
 done
