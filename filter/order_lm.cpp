@@ -107,12 +107,13 @@ OrderLm OrderLm::train(const std::vector<std::string>& sentences, const OrderLmO
   return b.finish();
 }
 
-OrderLm OrderLm::train_files(const std::vector<std::string>& files, const OrderLmOptions& o) {
+OrderLm OrderLm::train_files(const std::vector<std::string>& files, const std::string& column,
+                             const OrderLmOptions& o) {
   Builder b(o);
   for (const std::string& f : files) {
     corpus::BitextReader in(corpus::open_tsv_lines(corpus::open_input(f)), false);
-    const int ti = in.columns().index("trg_text");
-    if (ti < 0) throw corpus::Error("the order model's bitext has no trg_text column").at(f);
+    const int ti = in.columns().index(column);
+    if (ti < 0) throw corpus::Error("the order model's bitext has no " + column + " column").at(f);
     std::vector<std::string_view> fields;
     while (in.next(fields)) b.add(fields[static_cast<size_t>(ti)]);
   }

@@ -1,6 +1,6 @@
-// The order signal's language model: a word bigram model of the target
+// The order signal's language model: a word bigram model of one side's
 // language (interpolated Kneser-Ney, absolute discount), trained in memory
-// from the trg_text column of a bitext (pc-clean --order-lm), and the
+// from a column of a bitext (pc-clean --order-lm), and the
 // fluency gain of a sentence's word order over the mean of all orders of
 // the same words. The gain cancels word choice: shuffling a sentence's words
 // keeps every unigram and only changes the order, and the mean over orders
@@ -34,9 +34,10 @@ class OrderLm {
  public:
   static constexpr uint32_t kMaxWords = 256;  // longer sentences are scored on their first 256 words
 
-  // Reads trg_text of each file (TSV bitext, any compression); bad rows are
-  // an Error with file and line; a file without trg_text is an Error.
-  static OrderLm train_files(const std::vector<std::string>& files, const OrderLmOptions& o = {});
+  // Reads `column` (src_text or trg_text) of each file (TSV bitext, any
+  // compression); bad rows are an Error with file and line.
+  static OrderLm train_files(const std::vector<std::string>& files, const std::string& column,
+                             const OrderLmOptions& o = {});
   // From sentences in memory (tests).
   static OrderLm train(const std::vector<std::string>& sentences, const OrderLmOptions& o = {});
 

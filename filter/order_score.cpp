@@ -25,8 +25,13 @@ LinkSteps link_steps(const align::Ibm1Model& m, std::span<const uint32_t> src, s
   return r;
 }
 
-double order_score(const OrderGain& g, const LinkSteps* links, const OrderOptions& o) {
-  double s = (g.gain + o.prior_words * o.prior) / (g.words + 1 + o.prior_words);
+double order_fluency(const OrderGain& g, const OrderOptions& o) {
+  return (g.gain + o.prior_words * o.prior) / (g.words + 1 + o.prior_words);
+}
+
+double order_score(const OrderGain& trg, const OrderGain* src, const LinkSteps* links, const OrderOptions& o) {
+  double s = order_fluency(trg, o);
+  if (src) s -= o.source_weight * order_fluency(*src, o);
   if (links)
     s += o.link_weight * ((links->near + o.link_prior) / (links->steps + 1) - o.link_prior);
   return s;

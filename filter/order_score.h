@@ -4,6 +4,10 @@
 //  - the target-side bigram model's fluency gain of the order given over the
 //    mean of all orders of the same words (order_lm.h), per word, smoothed
 //    towards `prior` so that a short side (little to judge) is not rejected;
+//    less source_weight times the same for the source under a source-side
+//    model: a command synopsis or a table header ("read [-ers] [-a
+//    tableau]", "Destination Passerelle Genmask Indic") is no prose on either
+//    side, and its target's low gain says nothing about the translation;
 //  - with a pc-ibm1 model, the share of steps between consecutive linked
 //    target words whose source words are neighbours too (|i' - i| <= 1, in
 //    either direction, so that English noun compounds turned round in
@@ -11,9 +15,10 @@
 //    tried first and rejected: short catalogue strings are turned round as
 //    often as not ("Invalid archive signature" / "Signature d'archive non
 //    valable"), and it caught 1-13% of shuffled targets on the valid split.
-// order_score = (gain + prior_words * prior) / (words + 1 + prior_words)
+// F(side)     = (gain + prior_words * prior) / (words + 1 + prior_words)
+// order_score = F(target) - source_weight * F(source)
 //             + link_weight * ((near + link_prior) / (steps + 1) - link_prior)
-// the second term only with a pc-ibm1 model. A shuffled target scores about
+// the last term only with a pc-ibm1 model. A shuffled target scores about
 // 0 on the first term and below 0 on the second; clean pairs score higher.
 #pragma once
 
@@ -40,9 +45,14 @@ struct OrderOptions {
   double prior_words = 4;    // the prior's weight, in words
   double link_weight = 0.5;  // the link term's weight (0: leave it out)
   double link_prior = 0.75;  // the near share a pair with few links is taken to have
+  double source_weight = 0.25;  // the source term's weight
 };
 
-// `links` null: no IBM1 model, the link term is left out.
-double order_score(const OrderGain& g, const LinkSteps* links, const OrderOptions& o = {});
+// F(side) above.
+double order_fluency(const OrderGain& g, const OrderOptions& o = {});
+
+// `links` null: no IBM1 model, the link term is left out; `src` null: no
+// source model, the source term is left out.
+double order_score(const OrderGain& trg, const OrderGain* src, const LinkSteps* links, const OrderOptions& o = {});
 
 }  // namespace filter

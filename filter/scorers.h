@@ -20,9 +20,12 @@ class PairScorer {
   // `floor` replaces IBM1 probabilities below it (unknown words, unseen pairs).
   PairScorer(const align::Ibm1Model* ibm1, const align::SentenceEncoder* encoder, double floor = 1e-4);
   ~PairScorer();
-  // The order score (order_score.h) from `lm` (kept as a pointer), with the
-  // link term when there is an IBM1 model.
-  void set_order(const OrderLm* lm, const OrderOptions& o = {}) { order_lm_ = lm, order_opt_ = o; }
+  // The order score (order_score.h) from the target-side model `trg` and the
+  // source-side `src` (may be null; both kept as pointers), with the link
+  // term when there is an IBM1 model.
+  void set_order(const OrderLm* trg, const OrderLm* src, const OrderOptions& o = {}) {
+    order_lm_ = trg, order_src_lm_ = src, order_opt_ = o;
+  }
   bool active() const { return ibm1_ || encoder_ || order_lm_; }
   bool has_ibm1() const { return ibm1_; }
   bool has_encoder() const { return encoder_; }
@@ -42,6 +45,7 @@ class PairScorer {
   const align::SentenceEncoder* encoder_;
   double floor_;
   const OrderLm* order_lm_ = nullptr;
+  const OrderLm* order_src_lm_ = nullptr;
   OrderOptions order_opt_;
   struct Local;
   std::unique_ptr<Local> local_;

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   app.option("multiway", "BITEXT", &o.multiway,
              "another language pair's bitext (repeatable): add multiway_score, the languages a source is aligned to");
   app.option("order-lm", "BITEXT", &o.order_lm,
-             "target-language bitext to train the order model on (trg_text; repeatable): add order_score");
+             "bitext to train the order models on (both sides; repeatable): add order_score");
   app.option("floor", "P", &o.floor, "IBM1 probability floor for unknown words and unseen pairs").range(1e-300, 0.5);
   app.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kLangs | cli::Common::kSkipBad |
                     cli::Common::kMaxLine | cli::Common::kInputs);
@@ -95,11 +95,12 @@ int main(int argc, char** argv) {
       ctx.note_input(o.encoder);
     }
     filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
-    filter::OrderLm order_lm;
+    filter::OrderLm order_trg, order_src;
     if (!o.order_lm.empty()) {
       for (const auto& f : o.order_lm) ctx.note_input(f);
-      order_lm = filter::OrderLm::train_files(o.order_lm);
-      scorer.set_order(&order_lm);
+      order_trg = filter::OrderLm::train_files(o.order_lm, "trg_text");
+      order_src = filter::OrderLm::train_files(o.order_lm, "src_text");
+      scorer.set_order(&order_trg, &order_src);
     }
     filter::MultiwayIndex multiway;
     if (!o.multiway.empty()) {

@@ -54,7 +54,7 @@ TEST_CASE("order lm: a sentence in its order gains, its shuffles do not") {
     const filter::OrderGain bad = lm.gain(s);
     CHECK(bad.words == 4);
     CHECK(bad.gain < good.gain - 2);
-    CHECK(filter::order_score(bad, nullptr) < filter::order_score(good, nullptr));
+    CHECK(filter::order_score(bad, nullptr, nullptr) < filter::order_score(good, nullptr, nullptr));
   }
   // A sentence never seen, made of known words in a plausible order, gains too.
   CHECK(lm.gain("Impossible de fermer la fenêtre.").gain > 0);
@@ -77,7 +77,7 @@ TEST_CASE("order lm: empty, one, two and three words, unknown words, hostile byt
   CHECK(lm.gain("   ").words == 0);
   // One word has one order: no gain, and the prior alone (1.5 x 4 / 6 = 1).
   CHECK(lm.gain("fichier").gain == 0);
-  CHECK(filter::order_score(lm.gain("fichier"), nullptr) == doctest::Approx(1.0));
+  CHECK(filter::order_score(lm.gain("fichier"), nullptr, nullptr) == doctest::Approx(1.0));
   CHECK(lm.gain("Le fichier").gain > lm.gain("fichier Le").gain);
   CHECK(lm.gain("Le fichier").gain + lm.gain("fichier Le").gain == doctest::Approx(0));
   CHECK(lm.gain("est vide.").words == 2);
@@ -122,18 +122,18 @@ TEST_CASE("order lm: an empty model, a bad discount, training files and their er
   std::string tsv = "src_text\ttrg_text\n";
   for (const auto& s : french()) tsv += "x\t" + s + "\n";
   write_file(d.path("t.tsv.gz"), tsv);
-  const filter::OrderLm lm = filter::OrderLm::train_files({d.path("t.tsv.gz")});
+  const filter::OrderLm lm = filter::OrderLm::train_files({d.path("t.tsv.gz")}, "trg_text");
   CHECK(lm.gain("Impossible d'ouvrir le fichier.").gain ==
         doctest::Approx(filter::OrderLm::train(french()).gain("Impossible d'ouvrir le fichier.").gain));
   write_file(d.path("nocol.tsv"), "src_text\tx_kind\tother\na\tb\tc\n");
-  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("nocol.tsv")}), corpus::Error);
+  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("nocol.tsv")}, "trg_text"), corpus::Error);
   put_bytes(d.path("bad.tsv"), "src_text\ttrg_text\na\tb\nonly-one-field\n");
-  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("bad.tsv")}), corpus::Error);
+  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("bad.tsv")}, "trg_text"), corpus::Error);
   put_bytes(d.path("utf8.tsv"), "src_text\ttrg_text\na\t\xff\xfe\n");
-  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("utf8.tsv")}), corpus::Error);
+  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("utf8.tsv")}, "trg_text"), corpus::Error);
   put_bytes(d.path("empty.tsv"), "");
-  CHECK_NOTHROW(filter::OrderLm::train_files({d.path("empty.tsv")}));
-  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("missing.tsv")}), corpus::Error);
+  CHECK_NOTHROW(filter::OrderLm::train_files({d.path("empty.tsv")}, "trg_text"));
+  CHECK_THROWS_AS(filter::OrderLm::train_files({d.path("missing.tsv")}, "trg_text"), corpus::Error);
 }
 
 TEST_CASE("order score: IBM1 link steps go to neighbouring source words in a translation, not in a shuffle") {
@@ -158,8 +158,8 @@ TEST_CASE("order score: IBM1 link steps go to neighbouring source words in a tra
   CHECK(none.steps == 0);
   CHECK(filter::link_steps(m, src, ids(m.trg, {"fichier"})).steps == 0);
   const filter::OrderGain g{0, 1};
-  CHECK(filter::order_score(g, &none) == doctest::Approx(filter::order_score(g, nullptr)));
-  CHECK(filter::order_score(g, &bad) < filter::order_score(g, &good));
+  CHECK(filter::order_score(g, nullptr, &none) == doctest::Approx(filter::order_score(g, nullptr, nullptr)));
+  CHECK(filter::order_score(g, nullptr, &bad) < filter::order_score(g, nullptr, &good));
 }
 
 TEST_CASE("order score: the scorer adds order_score with the model, and leaves clean_score alone") {
@@ -171,7 +171,7 @@ TEST_CASE("order score: the scorer adds order_score with the model, and leaves c
   CHECK(std::isnan(sc.score("open file now", "ouvrir fichier maintenant").order));
   CHECK_FALSE(sc.has_order());
   const double clean = sc.score("open file now", "ouvrir fichier maintenant").clean;
-  sc.set_order(&lm);
+  sc.set_order(&lm, nullptr);
   CHECK(sc.has_order());
   const filter::PairScores good = sc.score("open file now", "ouvrir fichier maintenant");
   const filter::PairScores bad = sc.score("open file now", "maintenant ouvrir fichier");
@@ -182,7 +182,7 @@ TEST_CASE("order score: the scorer adds order_score with the model, and leaves c
   CHECK(std::isfinite(sc.score("Zorglub", "Zorglub frotz").order));
   // Order alone: a scorer without clean_score.
   filter::PairScorer only(nullptr, nullptr);
-  only.set_order(&lm);
+  only.set_order(&lm, nullptr);
   CHECK(only.active());
   CHECK_FALSE(only.has_clean());
   CHECK(std::isnan(only.score("open file now", "ouvrir fichier maintenant").clean));
@@ -199,6 +199,20 @@ TEST_CASE("order score: the chain item order>=T") {
   CHECK_THROWS_AS(filter::Chain::parse("order=0.7"), corpus::ConfigError);
   CHECK_THROWS_AS(filter::Chain::parse("order>=x"), corpus::ConfigError);
   CHECK_THROWS_AS(filter::Chain::parse("order"), corpus::ConfigError);
+}
+
+}  // namespace order_tests
+
+namespace order_tests {
+
+TEST_CASE("order score: a source that is no prose either takes part of the target's low gain away") {
+  const filter::OrderGain trg{-1, 6};
+  const filter::OrderGain prose{8, 6}, synopsis{-1, 6};
+  const double alone = filter::order_score(trg, nullptr, nullptr);
+  CHECK(filter::order_score(trg, &synopsis, nullptr) > filter::order_score(trg, &prose, nullptr));
+  CHECK(filter::order_score(trg, &prose, nullptr) ==
+        doctest::Approx(alone - 0.25 * filter::order_fluency(prose)));
+  CHECK(filter::order_fluency(filter::OrderGain{0, 1}) == doctest::Approx(1.0));
 }
 
 }  // namespace order_tests
