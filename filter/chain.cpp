@@ -14,12 +14,13 @@ namespace {
 struct KindName {
   RuleKind kind;
   const char* name;
-  enum Arg { kNone, kRange, kNumber, kCount, kText, kThreshold } arg;
+  enum Arg { kNone, kRange, kPair, kNumber, kCount, kText, kThreshold } arg;
 };
 
 constexpr KindName kKinds[] = {
     {RuleKind::kLen, "len", KindName::kRange},           {RuleKind::kWords, "words", KindName::kRange},
-    {RuleKind::kRatio, "ratio", KindName::kNumber},      {RuleKind::kSame, "same", KindName::kNone},
+    {RuleKind::kRatio, "ratio", KindName::kNumber},      {RuleKind::kWordRatio, "wratio", KindName::kPair},
+    {RuleKind::kSame, "same", KindName::kNone},
     {RuleKind::kUntranslated, "untranslated", KindName::kNumber},
     {RuleKind::kAlpha, "alpha", KindName::kNumber},      {RuleKind::kDigits, "digits", KindName::kNumber},
     {RuleKind::kUrl, "url", KindName::kNone},            {RuleKind::kNumbers, "numbers", KindName::kNone},
@@ -69,7 +70,7 @@ std::string Rule::spec() const {
   const KindName& k = info(kind);
   switch (k.arg) {
     case KindName::kNone: return k.name;
-    case KindName::kRange: return fmt::format("{}={}:{}", k.name, num(a), num(b));
+    case KindName::kRange: case KindName::kPair: return fmt::format("{}={}:{}", k.name, num(a), num(b));
     case KindName::kNumber: case KindName::kCount: return fmt::format("{}={}", k.name, num(a));
     case KindName::kText: return fmt::format("{}={}", k.name, arg);
     case KindName::kThreshold: return fmt::format("{}>={}", k.name, num(a));
@@ -122,6 +123,14 @@ Chain Chain::parse(std::string_view spec) {
         r.a = number(item, value.substr(0, colon));
         r.b = number(item, value.substr(colon + 1));
         if (r.a < 0 || r.b < r.a) bad(item, "needs 0 <= MIN <= MAX");
+        break;
+      }
+      case KindName::kPair: {
+        size_t colon = value.find(':');
+        if (ge || colon == std::string_view::npos) bad(item, "write " + std::string(k->name) + "=W:C");
+        r.a = number(item, value.substr(0, colon));
+        r.b = number(item, value.substr(colon + 1));
+        if (r.a < 1 || r.b < 1) bad(item, "both ratios are at least 1");
         break;
       }
       case KindName::kNumber: case KindName::kCount:

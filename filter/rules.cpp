@@ -13,6 +13,7 @@
 #include "libcorpus/core/uchar.h"
 #include "filter/alphabet.h"
 #include "filter/debris.h"
+#include "filter/length_table.h"
 #include "filter/lid.h"
 
 namespace filter {
@@ -205,6 +206,11 @@ RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)
     if (r.needs_langs() && (src_lang_.empty() || trg_lang_.empty()))
       throw corpus::ConfigError("rule " + r.name() + " needs both languages",
                                 "give -s/--src-lang and -t/--trg-lang, or leave " + r.name() + " out of --chain");
+    if (r.kind == RuleKind::kWordRatio) {
+      const LengthNorm s = length_norm(src_lang_), t = length_norm(trg_lang_);
+      expected_log_words_ = t.log_words - s.log_words;
+      expected_log_chars_ = t.log_chars - s.log_chars;
+    }
     if (r.kind == RuleKind::kLid) {
       src_lid_ = std::make_shared<LanguageCheck>(src_lang_);
       trg_lid_ = std::make_shared<LanguageCheck>(trg_lang_);
@@ -247,6 +253,19 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
     case RuleKind::kRatio: {
       double a = p.src().ratio_length() + 5, b = p.trg().ratio_length() + 5;
       return std::max(a, b) > r.a * std::min(a, b);
+    }
+    case RuleKind::kWordRatio: {
+      // A side cut short (or padded) changes its word count and its length
+      // together; a German compound or a French article changes one of
+      // them, and the expected ratios of the pair (filter/length_table)
+      // take out what the languages differ by. Spaceless scripts are exempt.
+      const TextStats &a = p.src(), &b = p.trg();
+      if (a.spaceless * 2 >= a.letters && a.letters > 0) return false;
+      if (b.spaceless * 2 >= b.letters && b.letters > 0) return false;
+      const double w = std::log((b.words + kWordSmoothing) / (a.words + kWordSmoothing)) - expected_log_words_;
+      const double c = std::log((b.chars + kCharSmoothing) / (a.chars + kCharSmoothing)) - expected_log_chars_;
+      const double lw = std::log(r.a), lc = std::log(r.b);
+      return (w >= lw && c >= lc) || (w <= -lw && c <= -lc);
     }
     case RuleKind::kSame: {
       switch (ascii_copy_compare(s, t)) {

@@ -46,6 +46,7 @@ class RuleSet {
   Chain chain_;
   std::string src_lang_, trg_lang_;
   std::vector<int> src_scripts_, trg_scripts_;
+  double expected_log_words_ = 0, expected_log_chars_ = 0;  // wratio: log(trg/src) the languages lead to expect
   std::vector<std::regex> patterns_;
   std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
   std::shared_ptr<const Alphabet> src_abc_, trg_abc_;

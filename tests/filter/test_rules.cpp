@@ -4,6 +4,7 @@
 #include <string>
 
 #include "filter/chain.h"
+#include "filter/length_table.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
 #include "libcorpus/core/error.h"
@@ -31,6 +32,39 @@ TEST_CASE("rules: lengths and ratio") {
   CHECK_FALSE(rejects("ratio=3", "OK", "Valider"));  // short strings: the +5 smoothing
   // A CJK side counts three per letter: 6 letters against 30 Latin characters.
   CHECK_FALSE(rejects("ratio=2", "Show the file list now", "\xe3\x83\x95\xe3\x82\xa1\xe3\x82\xa4\xe3\x83\xab\xe4\xb8\x80\xe8\xa6\xa7", "en", "ja"));
+}
+
+TEST_CASE("rules: wratio, the word and character ratios against the pair's expected ones") {
+  // A target cut to its first words: fewer words and fewer characters.
+  CHECK(rejects("wratio=1.75:1.5", "Cannot modify the SELinux user mapping", "Impossible de"));
+  CHECK(rejects("wratio=1.75:1.5", "Impossible de modifier la correspondance", "Cannot"));  // either side
+  // A German compound: fewer words, as many characters.
+  CHECK_FALSE(rejects("wratio=1.75:1.5", "Network connection settings", "Netzwerkverbindungseinstellungen", "en", "de"));
+  // French takes more words than English; the expected ratio allows it...
+  const std::string s = "Add file to list", t = "Ajouter le fichier dans la liste";
+  CHECK_FALSE(rejects("wratio=1.75:1.5", s, t, "en", "fr"));
+  // ...and the same pair read as a language the table does not know is off.
+  CHECK_FALSE(rejects("wratio=1.3:1.3", s, t, "en", "fr"));
+  CHECK(rejects("wratio=1.3:1.3", s, t, "en", "xx"));
+  // Spaceless scripts are exempt: words mean nothing there.
+  CHECK_FALSE(rejects("wratio=1.75:1.5", "Show the list of all files",
+                      "\xe3\x83\x95\xe3\x82\xa1\xe3\x82\xa4\xe3\x83\xab\xe4\xb8\x80\xe8\xa6\xa7", "en", "ja"));
+  CHECK_FALSE(rejects("wratio=1.75:1.5", "", ""));
+  CHECK_THROWS_AS(Chain::parse("wratio=1.75"), corpus::ConfigError);
+  CHECK_THROWS_AS(Chain::parse("wratio=0.5:2"), corpus::ConfigError);
+  CHECK(Chain::parse("wratio=2:1.5").spec() == "wratio=2:1.5");
+}
+
+TEST_CASE("length table: languages, regions and unknown codes") {
+  const filter::LengthNorm fr = filter::length_norm("fr"), de = filter::length_norm("de");
+  CHECK(fr.log_words > 0.05);   // French: more words than English
+  CHECK(de.log_words < 0);      // German: fewer words...
+  CHECK(de.log_chars > 0.05);   // ...and more characters
+  CHECK(filter::length_norm("fr_CA").log_words == fr.log_words);  // the primary subtag when the region is absent
+  CHECK(filter::length_norm("pt-BR").log_words != filter::length_norm("pt").log_words);  // both are in the table
+  CHECK(filter::length_norm("en").log_words == 0);
+  CHECK(filter::length_norm("xx").log_chars == 0);
+  CHECK(filter::length_norm("").log_chars == 0);
 }
 
 TEST_CASE("rules: copies, untranslated, letters, digits, capitals, repeats") {
