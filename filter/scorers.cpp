@@ -62,7 +62,7 @@ PairScores PairScorer::score(std::string_view src, std::string_view trg) const {
     if (order_src_lm_) gs = order_src_lm_->gain(src);
     LinkSteps l;
     if (ibm1_) l = link_steps(*ibm1_, x.si, x.ti);
-    r.order = order_score(g, order_src_lm_ ? &gs : nullptr, ibm1_ ? &l : nullptr, order_opt_);
+    r.order = order_score(g, order_src_lm_ ? &gs : nullptr, copy_pairs(src, trg), ibm1_ ? &l : nullptr, order_opt_);
   }
   if (encoder_) {
     const size_t d = encoder_->dim();

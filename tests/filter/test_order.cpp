@@ -54,7 +54,7 @@ TEST_CASE("order lm: a sentence in its order gains, its shuffles do not") {
     const filter::OrderGain bad = lm.gain(s);
     CHECK(bad.words == 4);
     CHECK(bad.gain < good.gain - 2);
-    CHECK(filter::order_score(bad, nullptr, nullptr) < filter::order_score(good, nullptr, nullptr));
+    CHECK(filter::order_score(bad, nullptr, {}, nullptr) < filter::order_score(good, nullptr, {}, nullptr));
   }
   // A sentence never seen, made of known words in a plausible order, gains too.
   CHECK(lm.gain("Impossible de fermer la fenêtre.").gain > 0);
@@ -77,7 +77,7 @@ TEST_CASE("order lm: empty, one, two and three words, unknown words, hostile byt
   CHECK(lm.gain("   ").words == 0);
   // One word has one order: no gain, and the prior alone (1.5 x 4 / 6 = 1).
   CHECK(lm.gain("fichier").gain == 0);
-  CHECK(filter::order_score(lm.gain("fichier"), nullptr, nullptr) == doctest::Approx(1.0));
+  CHECK(filter::order_score(lm.gain("fichier"), nullptr, {}, nullptr) == doctest::Approx(1.0));
   CHECK(lm.gain("Le fichier").gain > lm.gain("fichier Le").gain);
   CHECK(lm.gain("Le fichier").gain + lm.gain("fichier Le").gain == doctest::Approx(0));
   CHECK(lm.gain("est vide.").words == 2);
@@ -158,8 +158,8 @@ TEST_CASE("order score: IBM1 link steps go to neighbouring source words in a tra
   CHECK(none.steps == 0);
   CHECK(filter::link_steps(m, src, ids(m.trg, {"fichier"})).steps == 0);
   const filter::OrderGain g{0, 1};
-  CHECK(filter::order_score(g, nullptr, &none) == doctest::Approx(filter::order_score(g, nullptr, nullptr)));
-  CHECK(filter::order_score(g, nullptr, &bad) < filter::order_score(g, nullptr, &good));
+  CHECK(filter::order_score(g, nullptr, {}, &none) == doctest::Approx(filter::order_score(g, nullptr, {}, nullptr)));
+  CHECK(filter::order_score(g, nullptr, {}, &bad) < filter::order_score(g, nullptr, {}, &good));
 }
 
 TEST_CASE("order score: the scorer adds order_score with the model, and leaves clean_score alone") {
@@ -208,11 +208,36 @@ namespace order_tests {
 TEST_CASE("order score: a source that is no prose either takes part of the target's low gain away") {
   const filter::OrderGain trg{-1, 6};
   const filter::OrderGain prose{8, 6}, synopsis{-1, 6};
-  const double alone = filter::order_score(trg, nullptr, nullptr);
-  CHECK(filter::order_score(trg, &synopsis, nullptr) > filter::order_score(trg, &prose, nullptr));
-  CHECK(filter::order_score(trg, &prose, nullptr) ==
+  const double alone = filter::order_score(trg, nullptr, {}, nullptr);
+  CHECK(filter::order_score(trg, &synopsis, {}, nullptr) > filter::order_score(trg, &prose, {}, nullptr));
+  CHECK(filter::order_score(trg, &prose, {}, nullptr) ==
         doctest::Approx(alone - 0.25 * filter::order_fluency(prose)));
   CHECK(filter::order_fluency(filter::OrderGain{0, 1}) == doctest::Approx(1.0));
+}
+
+}  // namespace order_tests
+
+namespace order_tests {
+
+TEST_CASE("order score: words copied once on each side keep their order in a translation, not in a shuffle") {
+  const char* src = "read [-ers] [-a array] [-d delim] [-u fd]";
+  const filter::CopyPairs good = filter::copy_pairs(src, "read [-ers] [-a tableau] [-d delim] [-u fd]");
+  // read, [-ers], [-a, [-d, delim], [-u, fd]: 7 copies, 21 pairs, all in order.
+  CHECK(good.concordant == 21);
+  CHECK(good.discordant == 0);
+  const filter::CopyPairs bad = filter::copy_pairs(src, "[-u [-d tableau] fd] read delim] [-a [-ers]");
+  CHECK(bad.discordant > bad.concordant);
+  const filter::OrderGain g{0, 8};
+  CHECK(filter::order_score(g, nullptr, good, nullptr) > filter::order_score(g, nullptr, {}, nullptr));
+  CHECK(filter::order_score(g, nullptr, bad, nullptr) < filter::order_score(g, nullptr, {}, nullptr));
+  // Words twice on a side are no evidence; nothing copied, empty sides, one copy: no pairs.
+  const filter::CopyPairs twice = filter::copy_pairs("USER remove USER from GROUP", "USER supprimer USER de GROUP");
+  CHECK(twice.concordant + twice.discordant == 0);
+  CHECK(filter::copy_pairs("", "").concordant == 0);
+  CHECK(filter::copy_pairs("open file", "ouvrir fichier").concordant == 0);
+  CHECK(filter::copy_pairs("open GIMP", "ouvrir GIMP").concordant == 0);
+  CHECK(filter::copy_pairs("a  b", "b  a").discordant == 1);
+  CHECK(filter::copy_pairs(std::string("a\0 b", 4), std::string("b a\0", 4)).discordant == 1);
 }
 
 }  // namespace order_tests
