@@ -1,6 +1,7 @@
 // Few-row products (decoding): what an m-row x W^T costs against a 1-row one,
 // for the weight shapes of a Transformer, with mt::gemm_nt (the
-// weights-streamed kernel) and OpenBLAS sgemm side by side in one run.
+// weights-streamed kernel: the AVX-512 one where the CPU has AVX-512), the
+// portable few-row kernel and OpenBLAS sgemm side by side in one run.
 // DESIGN §8: a b-token decoder pass must cost little more than a 1-token
 // pass, so a 4-row product should cost well under 2x a 1-row one.
 // Two ways to feed the weights:
@@ -53,7 +54,9 @@ int main(int argc, char** argv) {
                           {"output 8000x512", 8000, 512}};
   const int ms[] = {1, 2, 4, 8, 16};
   const char* modes[] = {"hot", "streamed"};
-  const char* kernels[] = {"gemm_nt", "sgemm"};
+  // gemm_nt: what decoding runs (the AVX-512 kernel where the CPU has it,
+  // else the portable one); portable: few_rows_nt_portable; sgemm: OpenBLAS
+  const char* kernels[] = {"gemm_nt", "portable", "sgemm"};
   constexpr size_t kStreamBytes = size_t{128} << 20;
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -86,13 +89,15 @@ int main(int argc, char** argv) {
               const float* wm = w[s][mode == 0 ? 0 : next_copy++ % w[s].size()].data();
               if (kn == 0)
                 mt::gemm_nt<float>(a.data(), wm, c.data(), m, n, k, false);
+              else if (kn == 1)
+                mt::few_rows_nt_portable(a.data(), wm, c.data(), m, n, k, false);
               else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k, wm, k, 0.0f,
                             c.data(), n);
             }
             times[idx(mode, s, mi, kn)].push_back((cpu_seconds() - t0) / calls);
           }
-  std::printf("few-row products C[m,n] = A[m,k] W[n,k]^T, float, 1 thread, thread CPU time; median of %d rounds; %s\n", repeat,
+  std::printf("few-row products C[m,n] = A[m,k] W[n,k]^T, float, 1 thread, thread CPU time; median of %d rounds; gemm_nt: %s; %s\n", repeat, mt::gemm_backend_name(),
               mt::blas_info());
   std::printf("%-9s %-20s %3s", "weights", "shape", "m");
   for (const char* kn : kernels) std::printf(" %12s us %7s", kn, "vs m=1");

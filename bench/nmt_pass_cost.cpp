@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
     cfg = mf->config();
     params = mf->params();
   }
-  std::printf("model %s: d=%d ffn=%d %d+%d layers, target vocabulary %d; 1 thread, thread CPU time, median of %d rounds\n",
-              what.c_str(), cfg.dim, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, cfg.trg_vocab, rounds);
+  std::printf("model %s: d=%d ffn=%d %d+%d layers, target vocabulary %d; 1 thread, thread CPU time, median of %d rounds; products: %s\n",
+              what.c_str(), cfg.dim, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, cfg.trg_vocab, rounds, gemm_backend_name());
   Transformer<float> m(cfg);
   std::vector<int32_t> src(20, 10);
   Batch b = make_batch(cfg, {&src}, {});

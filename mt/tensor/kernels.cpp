@@ -1,4 +1,5 @@
-// The matrix products of tensor.h: a weights-streamed path for few rows,
+// The matrix products of tensor.h: a weights-streamed path for few rows
+// (the portable kernel here, few_rows_avx512 on AVX-512), gemm_avx512 or
 // OpenBLAS sgemm for float, Eigen for double.
 #include <cblas.h>
 
@@ -6,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "mt/tensor/few_rows_avx512.h"
 #include "mt/tensor/gemm_avx512.h"
 #include "mt/tensor/simd.h"
 #include "mt/tensor/tensor.h"
@@ -28,9 +30,10 @@ void few_rows_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumul
   }
 }
 
-// The float version. Each output C[i,j] is one 8-lane accumulator summed
-// over k in order, reduced the same way, then the k % 8 tail: a row's bits
-// do not depend on m, on the blocking below, or on the CPU. Built twice by
+// The portable float version (few_rows_avx512 replaces it on CPUs with
+// AVX-512 unless PARACORP_GEMM=openblas). Each output C[i,j] is one 8-lane
+// accumulator summed over k in order, reduced the same way, then the k % 8
+// tail: a row's bits do not depend on m, on the blocking below, or on the CPU. Built twice by
 // GCC's target_clones (AVX2 and the x86-64 baseline) and picked at run time;
 // both do the same operations in the same order (no FMA contraction in ISO
 // C++ mode).
@@ -134,8 +137,10 @@ __attribute__((always_inline)) inline void column_tile(const float* a, const flo
   }
 }
 
-PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float* c, int m, int n, int k,
-                                          bool accumulate) {
+}  // namespace
+
+PARACORP_CLONES_AVX2 void few_rows_nt_portable(const float* a, const float* b, float* c, int m, int n, int k,
+                                               bool accumulate) {
   // Measured (bench/gemm_few_rows.cpp): weights streamed from memory, k =
   // 512 and up to 8 rows, one weight row at a time is fastest (one stream);
   // tiles win at 9+ rows and, with k = 2048 (FFN down), from 2 rows, where
@@ -171,6 +176,8 @@ PARACORP_CLONES_AVX2 void few_rows_nt_f32(const float* a, const float* b, float*
   }
 }
 
+namespace {
+
 // Products this large go to the AVX-512 kernel where the CPU has one.
 bool use_avx512(int m, int n, int k) {
   // (n under 32 leaves a 32-column tile half empty: OpenBLAS was faster at n = 16.)
@@ -190,7 +197,10 @@ GemmBackend gemm_backend() {
 
 template <>
 void gemm_nt<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
-  if (m <= kFewRows) return few_rows_nt_f32(a, b, c, m, n, k, accumulate);
+  if (m <= kFewRows) {
+    if (gemm_backend() == GemmBackend::kAvx512) return few_rows_avx512_nt(a, b, c, m, n, k, accumulate);
+    return few_rows_nt_portable(a, b, c, m, n, k, accumulate);
+  }
   if (use_avx512(m, n, k)) return gemm_avx512_nt(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b, k, accumulate ? 1.0f : 0.0f, c, n);
 }
@@ -249,7 +259,9 @@ void use_single_threaded_blas() { openblas_set_num_threads(1); }
 const char* blas_info() { return openblas_get_config(); }
 
 const char* gemm_backend_name() {
-  return gemm_backend() == GemmBackend::kAvx512 ? "paracorp AVX-512 kernel (mt/tensor/gemm_avx512)" : "OpenBLAS";
+  return gemm_backend() == GemmBackend::kAvx512
+             ? "paracorp AVX-512 kernels (mt/tensor/gemm_avx512, few_rows_avx512)"
+             : "OpenBLAS, few rows by the portable kernel";
 }
 
 }  // namespace mt

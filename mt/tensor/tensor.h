@@ -7,7 +7,10 @@
 //  - few rows (decoding, a block of guessed positions, m <= kFewRows): a
 //    weights-streamed kernel that reads each row of W once and dots it with
 //    all m input rows, so with weights streamed from memory a 4-row product
-//    costs about what a 1-row one does; a row's bits do not depend on m;
+//    costs about what a 1-row one does; a row's bits depend neither on m nor
+//    on its position. For float, with the same choice as the large products:
+//    the AVX-512 FMA kernel of few_rows_avx512.h where gemm_backend() is
+//    kAvx512, else few_rows_nt_portable (the same bits on every x86-64 CPU);
 //  - otherwise, for float, the AVX-512 kernel of gemm_avx512.h where the CPU
 //    has AVX-512 (OpenBLAS 0.3.21 runs AVX2 kernels on AMD Zen 4/5) and the
 //    product is not tiny, else OpenBLAS sgemm; PARACORP_GEMM=openblas in the
@@ -41,6 +44,10 @@ inline constexpr int kFewRows = 16;
 // C[m,n] (+)= A[m,k] * B[n,k]^T  (the linear layer: x W^T).
 template <class T>
 void gemm_nt(const T* a, const T* b, T* c, int m, int n, int k, bool accumulate);
+// The portable few-row float kernel of gemm_nt (1 <= m <= kFewRows), also
+// for tests and benchmarks: 8-lane sums without FMA, built for AVX2 and the
+// x86-64 baseline, the same bits on both (kernels.cpp documents the order).
+void few_rows_nt_portable(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
 // C[m,n] (+)= A[m,k] * B[k,n]  (dx = dy W).
 template <class T>
 void gemm_nn(const T* a, const T* b, T* c, int m, int n, int k, bool accumulate);
@@ -58,7 +65,8 @@ void use_single_threaded_blas();
 // "OpenBLAS 0.3.21 (Haswell, pthread)": the BLAS actually linked.
 const char* blas_info();
 
-// Which kernel the float products above kFewRows rows use (fixed per process).
+// Which kernels the float products use (fixed per process): kAvx512 means
+// gemm_avx512 above kFewRows rows and few_rows_avx512 up to it.
 enum class GemmBackend { kOpenBlas, kAvx512 };
 GemmBackend gemm_backend();
 const char* gemm_backend_name();

@@ -57,16 +57,18 @@ TEST_CASE("few-row gemm: a row's bits do not depend on m") {
     const int n = 13;
     auto a = random_floats(static_cast<size_t>(kFewRows) * k, 3 + k);
     auto w = random_floats(static_cast<size_t>(n) * k, 5 + k);
-    std::vector<float> one(n), many(static_cast<size_t>(kFewRows) * n);
+    std::vector<float> one(n), many(static_cast<size_t>(kFewRows) * n), portable(many.size());
     for (int m = 1; m <= kFewRows; ++m) {
       gemm_nt<float>(a.data(), w.data(), many.data(), m, n, k, false);
+      // gemm_nt's kernel may be the AVX-512 one (test_few_rows_avx512.cpp); the documented order is the portable one's
+      few_rows_nt_portable(a.data(), w.data(), portable.data(), m, n, k, false);
       for (int i = 0; i < m; ++i) {
         gemm_nt<float>(a.data() + static_cast<size_t>(i) * k, w.data(), one.data(), 1, n, k, false);
         for (int j = 0; j < n; ++j) {
           const float got = many[static_cast<size_t>(i) * n + j];
           REQUIRE_MESSAGE(same_bits(got, one[j]), "k=" << k << " m=" << m << " row " << i << " col " << j);
           const float doc = documented_dot(a.data() + static_cast<size_t>(i) * k, w.data() + static_cast<size_t>(j) * k, k);
-          REQUIRE_MESSAGE(same_bits(got, doc), "k=" << k << " m=" << m << " row " << i << " col " << j);
+          REQUIRE_MESSAGE(same_bits(portable[static_cast<size_t>(i) * n + j], doc), "k=" << k << " m=" << m << " row " << i << " col " << j);
           double ref = 0;
           for (int p = 0; p < k; ++p)
             ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];

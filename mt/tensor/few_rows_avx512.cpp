@@ -1,0 +1,168 @@
+// The AVX-512 few-row product of few_rows_avx512.h. Built with the avx512f
+// target attribute only for these functions and entered only when the CPU
+// says it has AVX-512, so the binary stays portable.
+//
+// Order of operations, so results are reproducible: C[i,j] = A[i,:] . B[j,:]
+// is 16 lane sums, lane l the fused multiply-adds of p = l, l+16, l+32, ...
+// < k in increasing p from +0 (the last, partial step of 16 loads zeros past
+// k, which leave a sum unchanged); then the lanes are added as the tree
+// s8[l] = s[l] + s[l+8], s4[l] = s8[l] + s8[l+4], s2[l] = s4[l] + s4[l+2],
+// d = s2[0] + s2[1]; then C[i,j] = d, or C[i,j] + d with `accumulate`. The
+// register tiles, the k blocks (a lane sum waits in a buffer between
+// blocks and goes on where it stopped) and the row groups below change
+// which sums run side by side, never the operations of one sum, so a row's
+// bits depend on k only (unit test: tests/mt/test_few_rows_avx512.cpp).
+//
+// Speed (bench/gemm_few_rows.cpp, bench/nmt-pass-cost.sh): a column tile of
+// kTileCols weight rows is multiplied by the input rows kRowGroup at a time
+// (kRowGroup x kTileCols accumulators in registers, each weight load used
+// kRowGroup times, each input load kTileCols times). The first row group
+// reads the weights from memory and prefetches the next tile's; the other
+// groups find them in L1. Where the input rows and the weight tile do not fit
+// in L1 together, k is cut into blocks so that the weight tile's block stays
+// there for all row groups.
+#include "mt/tensor/few_rows_avx512.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "mt/tensor/tensor.h"
+
+namespace mt {
+
+namespace {
+
+constexpr int kTileCols = 4;            // weight rows of a column tile
+constexpr int kRowGroup = 4;            // input rows of a register tile (kRowGroup x kTileCols accumulators)
+constexpr int kL1Budget = 40 * 1024;    // of a 48 KB L1: the input rows and the weight tile of one k block
+
+#define PARACORP_AVX512 __attribute__((target("avx512f")))
+
+// The lanes of v added as the tree of the file comment, in lane 0 (GCC's
+// own shuffles: the shuffle and extract intrinsics of GCC 12 warn of an
+// uninitialised value, an error under -Werror).
+PARACORP_AVX512 inline float few512_reduce(__m512 v) {
+  typedef float v16 __attribute__((vector_size(64)));
+  const v16 x = reinterpret_cast<v16>(v);
+  const v16 s8 = x + __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  const v16 s4 = s8 + __builtin_shufflevector(s8, s8, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  const v16 s2 = s4 + __builtin_shufflevector(s4, s4, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  return s2[0] + s2[1];
+}
+
+// acc[r * C + c] += A[r, p0..p1) . B[c, p0..p1) lane by lane (A rows at a,
+// B rows at b, both with row length k); p0 is a multiple of 16 and p1 is
+// one or k. With kPrefetch, the same columns of the C rows at pf are
+// prefetched (the next column tile).
+template <int R, int C, bool kPrefetch>
+PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const float* a, const float* b, int k, int p0,
+                                                                       int p1, __m512* acc, const float* pf) {
+  __m512 s[R * C];
+#pragma GCC unroll 32
+  for (int t = 0; t < R * C; ++t) s[t] = acc[t];
+  int p = p0;
+  for (; p + 16 <= p1; p += 16) {
+    __m512 w[C];
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c) w[c] = _mm512_loadu_ps(b + static_cast<int64_t>(c) * k + p);
+    if constexpr (kPrefetch) {
+#pragma GCC unroll 8
+      for (int c = 0; c < C; ++c)
+        _mm_prefetch(reinterpret_cast<const char*>(pf + static_cast<int64_t>(c) * k + p), _MM_HINT_T0);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512 x = _mm512_loadu_ps(a + static_cast<int64_t>(r) * k + p);
+#pragma GCC unroll 8
+      for (int c = 0; c < C; ++c) s[r * C + c] = _mm512_fmadd_ps(w[c], x, s[r * C + c]);
+    }
+  }
+  if (p < p1) {
+    const __mmask16 mask = static_cast<__mmask16>((1u << (p1 - p)) - 1u);
+    __m512 w[C];
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c) w[c] = _mm512_maskz_loadu_ps(mask, b + static_cast<int64_t>(c) * k + p);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512 x = _mm512_maskz_loadu_ps(mask, a + static_cast<int64_t>(r) * k + p);
+#pragma GCC unroll 8
+      for (int c = 0; c < C; ++c) s[r * C + c] = _mm512_fmadd_ps(w[c], x, s[r * C + c]);
+    }
+  }
+#pragma GCC unroll 32
+  for (int t = 0; t < R * C; ++t) acc[t] = s[t];
+}
+
+// few512_tile for the `rows` (1 <= rows <= 4) rows at a.
+template <int C, bool kPrefetch>
+PARACORP_AVX512 inline void few512_group(int rows, const float* a, const float* b, int k, int p0, int p1,
+                                         __m512* acc, const float* pf) {
+  switch (rows) {
+    case 1: return few512_tile<1, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
+    case 2: return few512_tile<2, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
+    case 3: return few512_tile<3, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
+    default: return few512_tile<4, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
+  }
+}
+
+// C[0..m, j..j+C) from the C weight rows at b (pf: the next tile's, to
+// prefetch), input rows G at a time, in k blocks of kb.
+template <int C, int G>  // G <= 4
+PARACORP_AVX512 void few512_columns(const float* a, const float* b, const float* pf, float* c, int m, int n, int k,
+                                    int j, int kb, bool accumulate) {
+  __m512 acc[kFewRows * C];
+  for (int t = 0; t < m * C; ++t) acc[t] = _mm512_setzero_ps();
+  for (int p0 = 0; p0 < k; p0 += kb) {
+    const int p1 = std::min(k, p0 + kb);
+    for (int i = 0; i < m; i += G) {
+      const int rows = std::min(G, m - i);
+      const float* ai = a + static_cast<int64_t>(i) * k;
+      if (i == 0)
+        few512_group<C, true>(rows, ai, b, k, p0, p1, acc + i * C, pf);
+      else
+        few512_group<C, false>(rows, ai, b, k, p0, p1, acc + i * C, pf);
+    }
+  }
+  for (int i = 0; i < m; ++i)
+    for (int q = 0; q < C; ++q) {
+      const float d = few512_reduce(acc[i * C + q]);
+      float& out = c[static_cast<int64_t>(i) * n + j + q];
+      out = accumulate ? out + d : d;
+    }
+}
+
+// The product with column tiles of C weight rows and row groups of G.
+template <int C, int G>
+PARACORP_AVX512 void few512_run(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
+  // The k block: one block (all of k) when there is one row group (the
+  // weight tile is used once) or when the rows and the tile fit in L1.
+  int kb = std::max(k, 1);
+  const int64_t bytes = static_cast<int64_t>(m + C) * k * static_cast<int64_t>(sizeof(float));
+  if (m > G && bytes > kL1Budget) kb = std::max(64, (kL1Budget / ((m + C) * static_cast<int>(sizeof(float)))) & ~15);
+  int j = 0;
+  for (; j + C <= n; j += C) {
+    const float* bj = b + static_cast<int64_t>(j) * k;
+    const float* next = j + 2 * C <= n ? bj + static_cast<int64_t>(C) * k : bj;
+    few512_columns<C, G>(a, bj, next, c, m, n, k, j, kb, accumulate);
+  }
+  for (; j < n; ++j) {
+    const float* bj = b + static_cast<int64_t>(j) * k;
+    few512_columns<1, G>(a, bj, bj, c, m, n, k, j, kb, accumulate);
+  }
+}
+
+}  // namespace
+
+PARACORP_AVX512 void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k,
+                                        bool accumulate) {
+  // Measured (bench/gemm_few_rows.cpp, weights streamed; 2-core shared VM,
+  // so only large differences count): 4 x 4 tiles for every m. One weight row
+  // at a time (column tiles of 1) was no faster at 1 row and 1.7-2x slower
+  // at 4; row groups of 6 or 8 (tiles 6 x 4, 8 x 3) were slower at 16 rows;
+  // without the prefetch of the next tile 4 rows cost 1.4-1.6x one.
+  few512_run<kTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
+}
+
+}  // namespace mt

@@ -1,0 +1,20 @@
+// The few-row float product (decoding: 1 to kFewRows input rows against a
+// weight matrix streamed from memory) for CPUs with AVX-512: fused
+// multiply-adds on 16 lanes, where the portable kernel of kernels.cpp
+// multiplies then adds on 8 (so that its AVX2 and baseline builds agree).
+// Entered at run time only when have_avx512() and PARACORP_GEMM is not
+// "openblas" (tensor.h); no threads of its own.
+//
+// Order of operations (few_rows_avx512.cpp), which depends on k only: a row's
+// bits depend neither on how many rows are computed with it nor on its
+// position among them, which exact parallel decoding rests on. They differ
+// from the portable kernel's in the last bits: the same process always takes
+// the same kernel, so greedy and the parallel modes agree.
+#pragma once
+
+namespace mt {
+
+// C[m,n] (+)= A[m,k] B[n,k]^T for 1 <= m <= kFewRows. Only when have_avx512().
+void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
+
+}  // namespace mt
