@@ -42,8 +42,9 @@ run() {  # label threads pairs args...
   awk -v l="$label" -v j="$j" -v n="$n" -v a="$t0" -v b="$t1" -v r="$rss" -v c="$cpu" \
     'BEGIN { s = b - a; printf "%-32s -j%d %9d pairs  wall %7.2f s  CPU %7.2f s  %8.0f pairs/s/thread (CPU)  %s\n", l, j, n, s, c, n / c, r }'
 }
-# The default chain without lid, script and alphabet.
-rules=fix=all,len=1:1000,ratio=3,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact
+# The default chain without lid, script and alphabet (RULES=CHAIN to change it, e.g. for a
+# baseline build that does not know an item).
+rules=${RULES:-fix=all,len=1:1000,ratio=3,wratio=1.75:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact}
 "$bin/pc-ibm1" train -q --lowercase -o "$work/en-fr.ibm1" "$here/../data/samples/bitext/en-fr.tsv"
 awk -F'\t' 'NR == 1 || ($2 ~ /[àâçéèêëîïôûùœ]/ && n++ < 200000)' "$big" >"$work/fr.tsv"
 nfr=$(($(wc -l <"$work/fr.tsv") - 1))

@@ -42,3 +42,17 @@ TEST_CASE("key_table: an empty table finds nothing, and the first insert keeps i
   CHECK(*t.find(0) == 3.0);
   CHECK(t.size() == 2);
 }
+
+TEST_CASE("key_table: a set (empty values) agrees with std::unordered_set") {
+  struct Nothing {};
+  filter::KeyTable<Nothing> t;
+  std::unordered_map<uint64_t, int> ref;
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t key = i % 2 ? rng() % 3000 : rng();
+    REQUIRE(t.try_emplace(key).second == ref.emplace(key, 0).second);
+  }
+  CHECK(t.size() == ref.size());
+  for (const auto& kv : ref) REQUIRE(t.find(kv.first) != nullptr);
+  CHECK(t.find(0x0123456789abcdefULL) == nullptr);
+}
