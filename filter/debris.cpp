@@ -22,7 +22,9 @@ constexpr std::string_view kDebrisNeedles[] = {
     "skip to main", "privacy policy", "terms of use", "terms and conditions", "click here", "read more",
     "back to top", "subscribe to our", "follow us", "powered by"};
 // Breadcrumb and menu separators: two or more occurrences (each counted
-// without overlap, left to right) make a side debris.
+// without overlap, left to right) make a side debris. Inside brackets they
+// are command syntax ("pushd [-n] [+N | -N | dir]"), not navigation, and
+// do not count.
 constexpr std::string_view kDebrisSeps[] = {" | ", " \xc2\xbb ", " > ", " \xc2\xb7 ", " / "};
 constexpr size_t kRaquoSep = 1;
 constexpr size_t kNumSeps = std::size(kDebrisSeps);
@@ -83,7 +85,11 @@ bool has_debris(std::string_view s) {
   std::array<bool, kNumMarks> marks{};
   if (s.size() < 2) return false;
   unsigned char prev = debris_lower(static_cast<unsigned char>(s[0]));
+  unsigned depth = 0;  // open brackets before s[i]
   for (size_t i = 0; i + 1 < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    else if ((c == ']' || c == '}' || c == ')') && depth > 0) --depth;
     const unsigned char next = debris_lower(static_cast<unsigned char>(s[i + 1]));
     const uint16_t p = debris_pair(prev, next);
     prev = next;
@@ -95,7 +101,7 @@ bool has_debris(std::string_view s) {
       switch (it->kind) {
         case DebrisKind::kNeedle: return true;
         case DebrisKind::kSep:
-          if (i >= sep_end[it->index]) {
+          if (depth == 0 && i >= sep_end[it->index]) {
             ++seps[it->index];
             sep_end[it->index] = i + it->text.size();
           }

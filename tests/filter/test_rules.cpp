@@ -114,6 +114,11 @@ TEST_CASE("rules: URLs, numbers, brackets, placeholders, debris") {
   CHECK(rejects("debris", "<div class=\"nav\">Menu", "<div class=\"nav\">Menu"));
   CHECK(rejects("debris", "\xc2\xa9 2021 Example Inc.", "\xc2\xa9 2021 Example SA"));
   CHECK_FALSE(rejects("debris", "<b>Warning</b>: disk full", "<b>Attention</b> : disque plein"));
+  // Separators inside brackets are command syntax, not a menu; outside they count.
+  CHECK_FALSE(rejects("debris", "pushd [-n] [+N | -N | dir]", "pushd [-n] [+N | -N | Verzeichnis]"));
+  CHECK_FALSE(rejects("debris", "ip { add | change | del } [ NAME ]", "ip { add | change | del } [ NAME ]"));
+  CHECK(rejects("debris", "Home | Products (new) | Contact", "Accueil | Produits (nouveau) | Contact"));
+  CHECK(rejects("debris", "a) Home | About | Contact", "ok"));  // an unopened ')' does not hide them
 }
 
 TEST_CASE("rules: debris is found case-insensitively anywhere, separators count without overlap") {
