@@ -4,11 +4,14 @@
 # recall per kind and the share of clean pairs kept, for the default chain
 # and with IBM1 / encoder scores and the order model trained on the split's
 # train pairs (other packages). Default LANGs: fr de es.
+# CHAIN=SPEC runs that chain instead of the default one (both runs).
 set -euo pipefail
 bin=$1
 work=$2
 shift 2
 langs=${*:-fr de es}
+chain=()
+[ -z "${CHAIN:-}" ] || chain=(--chain "$CHAIN")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 [ -f "$work/split/en-fr.test.tsv" ] || bash "$here/../scripts/make-package-split.sh" "$work/split" de es fr >&2
@@ -17,8 +20,8 @@ for l in $langs; do
   python3 "$here/clean-noise.py" make "$work/split" "$l" $others >"$work/noise-$l.tsv"
   "$bin/pc-ibm1" train -q --lowercase -s en -t "$l" -o "$work/en-$l.ibm1" "$work/split/en-$l.train.tsv"
   "$bin/pc-embed" train -q -s en -t "$l" -o "$work/en-$l.enc" "$work/split/en-$l.train.tsv"
-  "$bin/pc-clean" -q -s en -t "$l" --annotate "$work/noise-$l.tsv" >"$work/default-$l.tsv"
-  "$bin/pc-clean" -q -s en -t "$l" --annotate --ibm1 "$work/en-$l.ibm1" --encoder "$work/en-$l.enc" \
+  "$bin/pc-clean" -q -s en -t "$l" "${chain[@]}" --annotate "$work/noise-$l.tsv" >"$work/default-$l.tsv"
+  "$bin/pc-clean" -q -s en -t "$l" "${chain[@]}" --annotate --ibm1 "$work/en-$l.ibm1" --encoder "$work/en-$l.enc" \
     --order-lm "$work/split/en-$l.train.tsv" "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
   echo "== en-$l: default chain"
   python3 "$here/clean-noise.py" report "$work/default-$l.tsv"
