@@ -20,6 +20,9 @@
 #                                 that both write the same documents
 #   pc-ingest -j1 --lang-id two-pass  (a CLD2 call per paragraph too), with
 #                                 the labels' agreement (ingest-langid-agree.py)
+#   WARCS=DIR                     (optional) keep the two crawled WARCs in DIR
+#                                 (reference.warc.gz, site.warc.gz) and reuse
+#                                 them when they are there (profiling, reruns)
 #   WARC2TEXT=/path/to/warc2text  (optional) warc2text --jsonl, with and
 #                                 without --multilang; it is not built here:
 #                                 build it by hand from github.com/bitextor/warc2text
@@ -111,12 +114,18 @@ bench_warc() {
   "$bin/bench/bench_ingest_floor" "$warc" "$tmp/j1.jsonl" "$repeat" ${3:-} | sed 's/^/  /'
 }
 
-crawl "$reference" "$tmp/reference.warc.gz" --max-body 100M \
-  --accept text/html,text/css,text/plain,application/pdf,application/gzip,image/png,image/jpeg,image/gif,image/svg+xml
-bench_warc "debian-reference as installed, 10 languages" "$tmp/reference.warc.gz" 27  # the issue's warc2text figure
+warcs=${WARCS:-$tmp}
+mkdir -p "$warcs"
+if [ ! -s "$warcs/reference.warc.gz" ]; then
+  crawl "$reference" "$warcs/reference.warc.gz" --max-body 100M \
+    --accept text/html,text/css,text/plain,application/pdf,application/gzip,image/png,image/jpeg,image/gif,image/svg+xml
+fi
+bench_warc "debian-reference as installed, 10 languages" "$warcs/reference.warc.gz" 27  # the issue's warc2text figure
 
-SITE_LANGS="en fr de es ja id it pt zh-cn zh-tw" \
-SITE_CHAPTERS="pr01 ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09 ch10 ch11 ch12" \
-  /usr/bin/python3 "$root/scripts/make-sample-site.py" "$tmp/site"
-crawl "$tmp/site" "$tmp/site.warc.gz"
-bench_warc "sectioned site, 10 languages" "$tmp/site.warc.gz"
+if [ ! -s "$warcs/site.warc.gz" ]; then
+  SITE_LANGS="en fr de es ja id it pt zh-cn zh-tw" \
+    SITE_CHAPTERS="pr01 ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09 ch10 ch11 ch12" \
+    /usr/bin/python3 "$root/scripts/make-sample-site.py" "$tmp/site"
+  crawl "$tmp/site" "$warcs/site.warc.gz"
+fi
+bench_warc "sectioned site, 10 languages" "$warcs/site.warc.gz"

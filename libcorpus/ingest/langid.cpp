@@ -34,6 +34,33 @@ LangGuess decide(CLD2::Language top, const CLD2::Language* lang3, const int* per
 
 }  // namespace
 
+bool cld2_interchange_valid(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned c = s[i];
+    if (c >= 0x20 && c < 0x7F) continue;
+    if (c < 0x20) {
+      if (c == '\t' || c == '\n' || c == '\f' || c == '\r') continue;
+      return false;
+    }
+    if (c == 0x7F) return false;
+    // Valid UTF-8 is assumed: only the lead bytes of the refused code points
+    // are looked at; a sequence cut short at the end is refused.
+    if (c == 0xC2) {  // U+0080..U+009F
+      if (i + 1 >= n || s[i + 1] < 0xA0) return false;
+    } else if (c == 0xEF) {  // U+FDD0..U+FDEF, U+FFFE, U+FFFF
+      if (i + 2 >= n) return false;
+      if (s[i + 1] == 0xB7 && s[i + 2] >= 0x90 && s[i + 2] <= 0xAF) return false;
+      if (s[i + 1] == 0xBF && s[i + 2] >= 0xBE) return false;
+    } else if (c >= 0xF0) {  // U+xFFFE, U+xFFFF of planes 1..16
+      if (i + 3 >= n) return false;
+      if ((s[i + 1] & 0x0F) == 0x0F && s[i + 2] == 0xBF && s[i + 3] >= 0xBE) return false;
+    }
+  }
+  return true;
+}
+
 LangGuess identify_language(std::string_view text, int min_percent) {
   if (text.empty()) return LangGuess{};
   CLD2::Language lang3[3];
@@ -54,13 +81,19 @@ void identify_document(std::string_view text, int min_percent, DocumentLanguages
   double scores3[3];
   thread_local CLD2::ResultChunkVector chunks;
   chunks.clear();
-  int text_bytes = 0, valid_prefix = 0;
+  int text_bytes = 0;
   bool reliable = false;
+  // What ExtDetectLanguageSummaryCheckUTF8 did before (it refuses a text that
+  // is not interchange valid: no chunks, and the document gets
+  // identify_language's answer), without CLD2's slower scan.
+  if (!cld2_interchange_valid(text)) {
+    out.doc = identify_language(text, min_percent);
+    return;
+  }
   // The same cascade ExtDetectLanguageSummary runs (no hints, no flags), with
   // the chunk vector asked for: the document's result is unchanged.
-  CLD2::Language top = CLD2::ExtDetectLanguageSummaryCheckUTF8(text.data(), static_cast<int>(text.size()), true,
-                                                                nullptr, 0, lang3, percent3, scores3, &chunks,
-                                                                &text_bytes, &reliable, &valid_prefix);
+  CLD2::Language top = CLD2::ExtDetectLanguageSummary(text.data(), static_cast<int>(text.size()), true, nullptr, 0,
+                                                       lang3, percent3, scores3, &chunks, &text_bytes, &reliable);
   out.doc = decide(top, lang3, percent3, reliable, min_percent);
   // With a chunk vector CLD2 blanks repetitive text instead of cutting it out
   // (CheapSqueezeInplaceOverwrite, CheapRepWordsInplaceOverwrite), which

@@ -38,6 +38,14 @@ struct DocumentLanguages {
 };
 void identify_document(std::string_view text, int min_percent, DocumentLanguages& out);
 
+// False when valid UTF-8 `text` holds a code point CLD2 does not call
+// "interchange valid" (C0 controls but TAB, LF, FF and CR; DEL and the C1
+// controls; U+FDD0..U+FDEF; U+xFFFE and U+xFFFF in every plane): exactly the
+// texts ExtDetectLanguageSummaryCheckUTF8 refuses, checked with it code
+// point by code point in the tests. identify_document checks this itself in
+// one cheap pass instead of CLD2's state-table scan (3% of pc-ingest's time).
+bool cld2_interchange_valid(std::string_view text);
+
 // The language of text[begin, end) (one paragraph) from the chunks, when they
 // are unambiguous: the paragraph has at least kChunkMinBytes bytes, and at
 // least half of them lie in chunks of one language and none in another.

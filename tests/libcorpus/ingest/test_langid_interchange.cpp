@@ -1,0 +1,97 @@
+// cld2_interchange_valid against CLD2's own check: identify_document skips
+// ExtDetectLanguageSummaryCheckUTF8's scan and relies on it, so a code point
+// the two disagree on would change a document's chunks (and its paragraph
+// labels) whenever it occurs.
+#include <doctest/doctest.h>
+
+#include <cstdio>  // CLD2's header uses FILE without including it
+
+#include <cld2/public/compact_lang_det.h>
+
+#include <string>
+
+#include "libcorpus/ingest/langid.h"
+
+using namespace corpus;
+
+namespace {
+
+std::string utf8_of(unsigned cp) {
+  std::string s;
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    s += static_cast<char>(0xE0 | (cp >> 12));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (cp >> 18));
+    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return s;
+}
+
+bool cld2_accepts(const std::string& s) {
+  CLD2::Language lang3[3];
+  int percent3[3];
+  double scores3[3];
+  int text_bytes = 0, valid_prefix = 0;
+  bool reliable = false;
+  CLD2::ExtDetectLanguageSummaryCheckUTF8(s.data(), static_cast<int>(s.size()), true, nullptr, 0, lang3, percent3,
+                                          scores3, nullptr, &text_bytes, &reliable, &valid_prefix);
+  return valid_prefix == static_cast<int>(s.size());
+}
+
+}  // namespace
+
+TEST_CASE("langid: cld2_interchange_valid refuses exactly what CLD2's UTF-8 check refuses") {
+  // Every code point of the BMP and plane 1, and the last 32 of planes 2..16;
+  // each alone and inside a word (the check must look past the first byte).
+  int refused = 0, checked = 0;
+  for (unsigned cp = 0; cp <= 0x10FFFF; ++cp) {
+    if (cp >= 0xD800 && cp < 0xE000) continue;  // surrogates: not UTF-8
+    if (cp >= 0x20000 && (cp & 0xFFFF) < 0xFFE0) continue;
+    const std::string alone = utf8_of(cp), inside = "ab" + alone + "cd";
+    const bool want = cld2_accepts(alone);
+    if (cld2_interchange_valid(alone) != want || cld2_interchange_valid(inside) != want) {
+      CAPTURE(cp);
+      CHECK(cld2_interchange_valid(alone) == want);
+      CHECK(cld2_interchange_valid(inside) == want);
+    }
+    refused += !want;
+    ++checked;
+  }
+  // 0-8, 0B, 0E-1F, 7F-9F, FDD0-FDEF, FFFE-FFFF and two in each of planes 1-16.
+  CHECK(refused == 9 + 1 + 18 + 33 + 32 + 2 + 2 * 16);
+  CHECK(checked > 120000);
+}
+
+TEST_CASE("langid: a text CLD2 calls not interchange valid gets identify_language's label and no chunks") {
+  const std::string fr =
+      "Le renard brun rapide saute par-dessus le chien paresseux, puis il traverse la rivière pour rejoindre la "
+      "forêt où vivent ses amis les écureuils et les hiboux.";
+  for (const std::string& bad : {std::string("\x01"), std::string("\x7f"), std::string("\xc2\x85"),
+                                 std::string("\xef\xbf\xbe"), std::string("\xf4\x8f\xbf\xbf")}) {
+    const std::string t = fr + bad + "\n" + fr;
+    CAPTURE(bad);
+    CHECK_FALSE(cld2_accepts(t));
+    CHECK_FALSE(cld2_interchange_valid(t));
+    DocumentLanguages dl;
+    identify_document(t, 50, dl);
+    CHECK(dl.chunks.empty());
+    CHECK(dl.doc.lang == identify_language(t, 50).lang);
+  }
+  // Cut short at the end (not valid UTF-8): refused, never read past the end.
+  for (const std::string& cut : {std::string("ab\xc2"), std::string("ab\xef\xbf"), std::string("ab\xf0\x9f\xbf")})
+    CHECK_FALSE(cld2_interchange_valid(cut));
+  CHECK(cld2_interchange_valid(""));
+  CHECK(cld2_interchange_valid("tab\tlf\nff\fcr\r"));
+  DocumentLanguages dl;
+  identify_document(fr + "\n" + fr, 50, dl);
+  CHECK_FALSE(dl.chunks.empty());
+}
