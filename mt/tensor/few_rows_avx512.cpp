@@ -17,16 +17,22 @@
 // kTileCols weight rows is multiplied by the input rows kRowGroup at a time
 // (kRowGroup x kTileCols accumulators in registers, each weight load used
 // kRowGroup times, each input load kTileCols times). The first row group
-// reads the weights from memory and prefetches the next tile's; the other
-// groups find them in L1. Where the input rows and the weight tile do not fit
-// in L1 together, k is cut into blocks so that the weight tile's block stays
-// there for all row groups.
+// reads the tile from memory, the others find it in L1; each group
+// prefetches its share of the next tile's rows, so the next tile streams in
+// while all of them compute (16 rows: 12% off a d=512 pass against the first
+// group prefetching all of it). Where the input rows and the weight tile do
+// not fit in L1 together, k is cut into blocks so that the weight tile's
+// block stays there for all row groups. Input rows off a 64-byte boundary are
+// copied to an aligned buffer first.
 #include "mt/tensor/few_rows_avx512.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include "mt/tensor/tensor.h"
 
@@ -54,11 +60,12 @@ PARACORP_AVX512 inline float few512_reduce(__m512 v) {
 
 // acc[r * C + c] += A[r, p0..p1) . B[c, p0..p1) lane by lane (A rows at a,
 // B rows at b, both with row length k); p0 is a multiple of 16 and p1 is
-// one or k. With kPrefetch, the same columns of the C rows at pf are
-// prefetched (the next column tile).
-template <int R, int C, bool kPrefetch>
+// one or k. The same columns of the pf_rows rows at pf are prefetched (a
+// part of the next column tile).
+template <int R, int C>
 PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const float* a, const float* b, int k, int p0,
-                                                                       int p1, __m512* acc, const float* pf) {
+                                                                       int p1, __m512* acc, const float* pf,
+                                                                       int pf_rows) {
   __m512 s[R * C];
 #pragma GCC unroll 32
   for (int t = 0; t < R * C; ++t) s[t] = acc[t];
@@ -67,11 +74,8 @@ PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const flo
     __m512 w[C];
 #pragma GCC unroll 8
     for (int c = 0; c < C; ++c) w[c] = _mm512_loadu_ps(b + static_cast<int64_t>(c) * k + p);
-    if constexpr (kPrefetch) {
-#pragma GCC unroll 8
-      for (int c = 0; c < C; ++c)
-        _mm_prefetch(reinterpret_cast<const char*>(pf + static_cast<int64_t>(c) * k + p), _MM_HINT_T0);
-    }
+    for (int c = 0; c < pf_rows; ++c)
+      _mm_prefetch(reinterpret_cast<const char*>(pf + static_cast<int64_t>(c) * k + p), _MM_HINT_T0);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m512 x = _mm512_loadu_ps(a + static_cast<int64_t>(r) * k + p);
@@ -96,14 +100,14 @@ PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const flo
 }
 
 // few512_tile for the `rows` (1 <= rows <= 4) rows at a.
-template <int C, bool kPrefetch>
+template <int C>
 PARACORP_AVX512 inline void few512_group(int rows, const float* a, const float* b, int k, int p0, int p1,
-                                         __m512* acc, const float* pf) {
+                                         __m512* acc, const float* pf, int pf_rows) {
   switch (rows) {
-    case 1: return few512_tile<1, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
-    case 2: return few512_tile<2, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
-    case 3: return few512_tile<3, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
-    default: return few512_tile<4, C, kPrefetch>(a, b, k, p0, p1, acc, pf);
+    case 1: return few512_tile<1, C>(a, b, k, p0, p1, acc, pf, pf_rows);
+    case 2: return few512_tile<2, C>(a, b, k, p0, p1, acc, pf, pf_rows);
+    case 3: return few512_tile<3, C>(a, b, k, p0, p1, acc, pf, pf_rows);
+    default: return few512_tile<4, C>(a, b, k, p0, p1, acc, pf, pf_rows);
   }
 }
 
@@ -114,15 +118,16 @@ PARACORP_AVX512 void few512_columns(const float* a, const float* b, const float*
                                     int j, int kb, bool accumulate) {
   __m512 acc[kFewRows * C];
   for (int t = 0; t < m * C; ++t) acc[t] = _mm512_setzero_ps();
+  const int groups = (m + G - 1) / G;
   for (int p0 = 0; p0 < k; p0 += kb) {
     const int p1 = std::min(k, p0 + kb);
-    for (int i = 0; i < m; i += G) {
-      const int rows = std::min(G, m - i);
-      const float* ai = a + static_cast<int64_t>(i) * k;
-      if (i == 0)
-        few512_group<C, true>(rows, ai, b, k, p0, p1, acc + i * C, pf);
-      else
-        few512_group<C, false>(rows, ai, b, k, p0, p1, acc + i * C, pf);
+    // row group g prefetches rows [g C / groups, (g + 1) C / groups) of the
+    // next tile; one weight row at a time is one sequential stream, which
+    // the hardware prefetcher serves better alone
+    for (int g = 0, i = 0; i < m; ++g, i += G) {
+      const int rows = std::min(G, m - i), c0 = g * C / groups, c1 = C == 1 ? c0 : (g + 1) * C / groups;
+      few512_group<C>(rows, a + static_cast<int64_t>(i) * k, b, k, p0, p1, acc + i * C,
+                      pf + static_cast<int64_t>(c0) * k, c1 - c0);
     }
   }
   for (int i = 0; i < m; ++i)
@@ -157,11 +162,33 @@ PARACORP_AVX512 void few512_run(const float* a, const float* b, float* c, int m,
 
 PARACORP_AVX512 void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k,
                                         bool accumulate) {
-  // Measured (bench/gemm_few_rows.cpp, weights streamed; 2-core shared VM,
-  // so only large differences count): 4 x 4 tiles for every m. One weight row
-  // at a time (column tiles of 1) was no faster at 1 row and 1.7-2x slower
-  // at 4; row groups of 6 or 8 (tiles 6 x 4, 8 x 3) were slower at 16 rows;
-  // without the prefetch of the next tile 4 rows cost 1.4-1.6x one.
+  // Measured (weights streamed, products of the d=512 shapes; a 2-core shared
+  // VM, so only large differences count): 1 and 2 rows one weight row at a
+  // time without software prefetch (1 row: 1.02-1.06x the portable kernel's
+  // time, against 1.12-1.19x with 4 x 1 tiles and the prefetch, 1.24-1.31x
+  // with the tiles alone); from 3 rows 4 x 4 tiles with the prefetch (4
+  // rows: one weight row at a time 1.2x slower; without the prefetch 4 rows
+  // cost 1.4-1.6x one). Row groups of 6 or 8 (tiles 6 x 4, 8 x 3) were
+  // slower at 16 rows.
+  // Input rows not on a 64-byte boundary (Eigen aligns to 16) go through an
+  // aligned copy first: each 16-float load of them would span two cache
+  // lines, and at 8 and 16 rows they are loaded from L1 a weight tile at a
+  // time (a d=512 pass measured 7.6 -> 6.1 ms at 8 rows, 12.0 -> 10.3 at
+  // 16). The copy has the same values, so the same bits.
+  if (k % 16 == 0 && reinterpret_cast<uintptr_t>(a) % 64 != 0) {
+    thread_local std::unique_ptr<float, decltype(&std::free)> buf(nullptr, &std::free);
+    thread_local size_t cap = 0;
+    const size_t need = static_cast<size_t>(m) * k;
+    if (cap < need) {
+      buf.reset(static_cast<float*>(std::aligned_alloc(64, need * sizeof(float))));  // k % 16 == 0: a multiple of 64
+      cap = buf ? need : 0;
+    }
+    if (buf) {
+      std::memcpy(buf.get(), a, need * sizeof(float));
+      a = buf.get();
+    }
+  }
+  if (m <= 2) return few512_run<1, kRowGroup>(a, b, c, m, n, k, accumulate);
   few512_run<kTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
 }
 
