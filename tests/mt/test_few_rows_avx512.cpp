@@ -18,22 +18,13 @@
 #include "mt/tensor/few_rows_avx512.h"
 #include "mt/tensor/gemm_avx512.h"
 #include "mt/tensor/tensor.h"
+#include "support/random_values.h"
 
 using namespace mt;
 
 namespace {
 
 using FewRowsKernel = std::function<void(const float*, const float*, float*, int, int, int, bool)>;
-
-std::vector<float> few512_values(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
-bool few512_same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The order of few_rows_avx512.cpp, one float operation at a time: 16 lane
 // sums of fused multiply-adds over p = l, l+16, ... in order, then the tree
@@ -67,7 +58,7 @@ std::string few512_first_dependent_row(const FewRowsKernel& kernel, const std::v
     for (int t = 0; t < m; ++t) {
       const int r = (m + t) % kFewRows;
       for (int j = 0; j < n; ++j)
-        if (!few512_same_bits(out[static_cast<size_t>(t) * n + j], alone[static_cast<size_t>(r) * n + j])) {
+        if (!same_bits(out[static_cast<size_t>(t) * n + j], alone[static_cast<size_t>(r) * n + j])) {
           std::ostringstream s;
           s << "n=" << n << " k=" << k << " m=" << m << " position " << t << " (row " << r << ") column " << j;
           return s.str();
@@ -89,8 +80,8 @@ TEST_CASE("few-row gemm avx512: a row's bits do not depend on m or its position,
   const int shapes[][2] = {{512, 512}, {1536, 512}, {2048, 512}, {8000, 512}, {512, 2048}, {2048, 2048}};
   for (const auto& s : shapes) {
     const int n = s[0], k = s[1];
-    const auto a = few512_values(static_cast<size_t>(kFewRows) * k, 11 + k);
-    const auto w = few512_values(static_cast<size_t>(n) * k, 13 + n);
+    const auto a = random_floats(static_cast<size_t>(kFewRows) * k, 11 + k);
+    const auto w = random_floats(static_cast<size_t>(n) * k, 13 + n);
     const std::string bad = few512_first_dependent_row(few_rows_avx512_nt, a, w, n, k);
     CAPTURE(bad);
     REQUIRE(bad.empty());
@@ -125,8 +116,8 @@ TEST_CASE("few-row gemm avx512: the independence check catches an order that dep
     few_rows_avx512_nt(hi.data(), bhi.data(), c, m, n, k - h, true);
   };
   const int n = 64, k = 512;
-  const auto a = few512_values(static_cast<size_t>(kFewRows) * k, 21);
-  const auto w = few512_values(static_cast<size_t>(n) * k, 22);
+  const auto a = random_floats(static_cast<size_t>(kFewRows) * k, 21);
+  const auto w = random_floats(static_cast<size_t>(n) * k, 22);
   CHECK(few512_first_dependent_row(few_rows_avx512_nt, a, w, n, k).empty());
   CHECK_FALSE(few512_first_dependent_row(split_when_many, a, w, n, k).empty());
 }
@@ -137,9 +128,9 @@ TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and
   // and, with many rows, several k blocks.
   for (int k : {0, 1, 7, 15, 16, 17, 31, 33, 100, 525, 1024, 1031, 2055}) {
     const int n = 13;
-    const auto a = few512_values(static_cast<size_t>(kFewRows) * k, 3 + k);
-    const auto w = few512_values(static_cast<size_t>(n) * k, 5 + k);
-    const auto c0 = few512_values(static_cast<size_t>(kFewRows) * n, 7 + k);
+    const auto a = random_floats(static_cast<size_t>(kFewRows) * k, 3 + k);
+    const auto w = random_floats(static_cast<size_t>(n) * k, 5 + k);
+    const auto c0 = random_floats(static_cast<size_t>(kFewRows) * n, 7 + k);
     std::vector<float> c(c0.size());
     for (int m = 1; m <= kFewRows; ++m)
       for (bool accumulate : {false, true}) {
@@ -155,14 +146,14 @@ TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and
             CAPTURE(m);
             CAPTURE(i);
             CAPTURE(j);
-            REQUIRE(few512_same_bits(got, want));
+            REQUIRE(same_bits(got, want));
             double ref = accumulate ? c0[static_cast<size_t>(i) * n + j] : 0.0;
             for (int p = 0; p < k; ++p)
               ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];
             REQUIRE(got == doctest::Approx(ref).epsilon(1e-5).scale(std::sqrt(k) + 1));
           }
         // rows past m are left alone
-        for (size_t t = static_cast<size_t>(m) * n; t < c.size(); ++t) REQUIRE(few512_same_bits(c[t], c0[t]));
+        for (size_t t = static_cast<size_t>(m) * n; t < c.size(); ++t) REQUIRE(same_bits(c[t], c0[t]));
       }
   }
 }

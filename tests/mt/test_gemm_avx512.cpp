@@ -11,18 +11,11 @@
 #include <vector>
 
 #include "mt/tensor/gemm_avx512.h"
+#include "support/random_values.h"
 
 using namespace mt;
 
 namespace {
-
-std::vector<float> gemm512_values(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
 
 enum class Gemm512Shape { kNT, kNN, kTN };
 
@@ -63,9 +56,9 @@ TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles an
         CAPTURE(n);
         CAPTURE(k);
         CAPTURE(acc);
-        const std::vector<float> a = gemm512_values(static_cast<size_t>(m) * k, 1 + m);
-        const std::vector<float> b = gemm512_values(static_cast<size_t>(n) * k, 2 + n);
-        const std::vector<float> c0 = gemm512_values(static_cast<size_t>(m) * n, 3 + k);
+        const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, 1 + m);
+        const std::vector<float> b = random_floats(static_cast<size_t>(n) * k, 2 + n);
+        const std::vector<float> c0 = random_floats(static_cast<size_t>(m) * n, 3 + k);
         std::vector<float> c = c0;
         gemm512_run(s, a.data(), b.data(), c.data(), m, n, k, acc);
         double worst = 0;
@@ -83,7 +76,7 @@ TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles an
 TEST_CASE("gemm avx512: a row's bits do not depend on how many rows run with it") {
   if (!have_avx512()) return;
   const int m = 70, n = 50, k = 600;
-  const std::vector<float> a = gemm512_values(static_cast<size_t>(m) * k, 9), b = gemm512_values(static_cast<size_t>(n) * k, 10);
+  const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, 9), b = random_floats(static_cast<size_t>(n) * k, 10);
   std::vector<float> all(static_cast<size_t>(m) * n);
   gemm_avx512_nt(a.data(), b.data(), all.data(), m, n, k, false);
   for (int first : {0, 5, 33}) {

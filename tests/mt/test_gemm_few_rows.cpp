@@ -12,20 +12,11 @@
 #include <vector>
 
 #include "mt/tensor/tensor.h"
+#include "support/random_values.h"
 
 using namespace mt;
 
 namespace {
-
-std::vector<float> random_floats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The kernel's order, one float operation at a time: 8 lane sums over k in
 // steps of 8, reduced pairwise as ((0+4)+(1+5))+((2+6)+(3+7)), then the
