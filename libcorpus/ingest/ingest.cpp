@@ -84,6 +84,11 @@ class HashCounter {
       if (slots_[i].key == 0) return 0;
     }
   }
+  // A hint that get(key) comes soon: the slot is a cache miss (a table of
+  // every paragraph of a run), and a lookup waits for it.
+  void prefetch(uint64_t key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[(key ? key : 1) & mask_]);
+  }
   // Adds one; returns the new count.
   uint32_t add(uint64_t key) {
     if ((used_ + 1) * 4 > slots_.size() * 3) grow();
@@ -151,6 +156,7 @@ class RepeatTable {
     return std::max<double>(min_pages, std::ceil(fraction * pages));
   }
   // True when the paragraph (hash h) is on at least `need` pages of the scope.
+  void prefetch(uint64_t host_hash, uint64_t h) const { count_.prefetch(key(host_hash, h)); }
   bool repeated(uint64_t host_hash, uint64_t h, double need) const {
     uint32_t c = count_.get(key(host_hash, h));
     return c != 0 && c >= need;
@@ -169,6 +175,10 @@ class RepeatTable {
 // hash match; a node-based map made each lookup a chain of cache misses.
 class ParagraphLanguages {
  public:
+  // A hint that get(p, h, ...) comes soon (its slot is a cache miss).
+  void prefetch(size_t bytes, uint64_t h) const {
+    if (bytes <= kMaxBytes && !slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
+  }
   // The reference is valid until the next call.
   const LangGuess& get(const std::string& p, uint64_t h, int min_percent) {
     if (p.size() > kMaxBytes) return scratch_ = identify_language(p, min_percent);
@@ -243,10 +253,14 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
   hashes.resize(n);
   repeated.assign(n, 0);
   size_t first = n, last = 0;  // the content span [first, last]; empty when first > last
-  for (size_t i = 0; i < n; ++i) {
-    hashes[i] = hash64(in.paras[i]);
-    repeated[i] = o.boilerplate && rep.repeated(host_hash, hashes[i], need);
-  }
+  // Lookups run kPrefetch paragraphs behind the prefetches of their slots.
+  constexpr size_t kPrefetch = 8;
+  for (size_t i = 0; i < n; ++i) hashes[i] = hash64(in.paras[i]);
+  if (o.boilerplate)
+    for (size_t i = 0; i < n + kPrefetch; ++i) {
+      if (i < n) rep.prefetch(host_hash, hashes[i]);
+      if (i >= kPrefetch) repeated[i - kPrefetch] = rep.repeated(host_hash, hashes[i - kPrefetch], need);
+    }
   if (o.boilerplate) {
     for (size_t i = 0; i < n && first == n; ++i)
       if (!repeated[i] && !is_short_text(in.paras[i], o.bp)) first = i;
@@ -278,7 +292,12 @@ void finish_document(std::string_view line, const RepeatTable& rep, const Ingest
     g = identify_language(text, o.min_lang_percent);
   }
   size_t pos = 0, cursor = 0;
-  for (size_t i : kept_paras) {
+  for (size_t k = 0; k < kept_paras.size(); ++k) {
+    const size_t i = kept_paras[k];
+    if (k + kPrefetch < kept_paras.size()) {
+      const size_t ahead = kept_paras[k + kPrefetch];
+      languages.prefetch(in.paras[ahead].size(), hashes[ahead]);
+    }
     const std::string& p = in.paras[i];
     // Only the document's own language is taken from the chunks: a chunk in
     // another language may have run over from a neighbouring paragraph (a

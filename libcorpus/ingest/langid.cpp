@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -37,25 +36,39 @@ LangGuess decide(CLD2::Language top, const CLD2::Language* lang3, const int* per
 bool cld2_interchange_valid(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned c = s[i];
-    if (c >= 0x20 && c < 0x7F) continue;
-    if (c < 0x20) {
-      if (c == '\t' || c == '\n' || c == '\f' || c == '\r') continue;
-      return false;
+  for (size_t i = 0; i < n;) {
+    // Eight bytes at a time while all are printable ASCII (0x20..0x7E): a byte
+    // under 0x20 borrows and 0x7F carries into its own top bit (the lowest
+    // such byte's at least), 0x80 and up have it set; any set top bit sends
+    // the word to the byte loop.
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      if (((w | (w - 0x2020202020202020ULL) | (w + 0x0101010101010101ULL)) & 0x8080808080808080ULL) == 0) {
+        i += 8;
+        continue;
+      }
     }
-    if (c == 0x7F) return false;
-    // Valid UTF-8 is assumed: only the lead bytes of the refused code points
-    // are looked at; a sequence cut short at the end is refused.
-    if (c == 0xC2) {  // U+0080..U+009F
-      if (i + 1 >= n || s[i + 1] < 0xA0) return false;
-    } else if (c == 0xEF) {  // U+FDD0..U+FDEF, U+FFFE, U+FFFF
-      if (i + 2 >= n) return false;
-      if (s[i + 1] == 0xB7 && s[i + 2] >= 0x90 && s[i + 2] <= 0xAF) return false;
-      if (s[i + 1] == 0xBF && s[i + 2] >= 0xBE) return false;
-    } else if (c >= 0xF0) {  // U+xFFFE, U+xFFFF of planes 1..16
-      if (i + 3 >= n) return false;
-      if ((s[i + 1] & 0x0F) == 0x0F && s[i + 2] == 0xBF && s[i + 3] >= 0xBE) return false;
+    for (const size_t stop = std::min(n, i + 8); i < stop; ++i) {
+      const unsigned c = s[i];
+      if (c >= 0x20 && c < 0x7F) continue;
+      if (c < 0x20) {
+        if (c == '\t' || c == '\n' || c == '\f' || c == '\r') continue;
+        return false;
+      }
+      if (c == 0x7F) return false;
+      // Valid UTF-8 is assumed: only the lead bytes of the refused code
+      // points are looked at; a sequence cut short at the end is refused.
+      if (c == 0xC2) {  // U+0080..U+009F
+        if (i + 1 >= n || s[i + 1] < 0xA0) return false;
+      } else if (c == 0xEF) {  // U+FDD0..U+FDEF, U+FFFE, U+FFFF
+        if (i + 2 >= n) return false;
+        if (s[i + 1] == 0xB7 && s[i + 2] >= 0x90 && s[i + 2] <= 0xAF) return false;
+        if (s[i + 1] == 0xBF && s[i + 2] >= 0xBE) return false;
+      } else if (c >= 0xF0) {  // U+xFFFE, U+xFFFF of planes 1..16
+        if (i + 3 >= n) return false;
+        if ((s[i + 1] & 0x0F) == 0x0F && s[i + 2] == 0xBF && s[i + 3] >= 0xBE) return false;
+      }
     }
   }
   return true;
@@ -143,14 +156,20 @@ LangGuess majority_language(const std::vector<std::pair<std::string, size_t>>& l
 
 std::string page_language(const std::vector<std::string>& paras) {
   constexpr size_t kSample = 1024;
-  std::vector<size_t> order(paras.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  // Stable: equal lengths keep page order, so the sample is a function of the page.
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return paras[a].size() > paras[b].size(); });
+  // The paragraphs longest first, equal lengths in page order (so the sample
+  // is a function of the page), taken until the sample is full: a heap, as
+  // only the first few are ever taken (a stable sort of all the paragraphs
+  // cost more than CLD2's call on the sample).
+  std::vector<std::pair<size_t, size_t>> order(paras.size());  // (length, index)
+  for (size_t i = 0; i < paras.size(); ++i) order[i] = {paras[i].size(), i};
+  auto after = [](const std::pair<size_t, size_t>& a, const std::pair<size_t, size_t>& b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  };
+  std::make_heap(order.begin(), order.end(), after);
   std::string sample;
-  for (size_t i : order) {
-    if (sample.size() >= kSample) break;
-    std::string_view p = paras[i];
+  for (auto end = order.end(); end != order.begin() && sample.size() < kSample; --end) {
+    std::pop_heap(order.begin(), end, after);
+    std::string_view p = paras[(end - 1)->second];
     if (p.size() > kSample) {  // cut at a code point boundary
       size_t n = kSample;
       while (n > 0 && (static_cast<unsigned char>(p[n]) & 0xC0) == 0x80) --n;

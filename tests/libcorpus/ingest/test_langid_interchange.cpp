@@ -95,3 +95,18 @@ TEST_CASE("langid: a text CLD2 calls not interchange valid gets identify_languag
   identify_document(fr + "\n" + fr, 50, dl);
   CHECK_FALSE(dl.chunks.empty());
 }
+
+TEST_CASE("langid: cld2_interchange_valid finds a refused code point at every offset of a long text") {
+  // The check reads eight bytes at a time: a refused code point must be
+  // found whatever its place in the word, after ASCII, Latin-1 or CJK text.
+  for (const std::string& before : {std::string("abcdefghijklmnopq"), std::string("\xc3\xa9\xc3\xa8"), std::string("日本語の")})
+    for (const std::string& bad :
+         {std::string("\x1f"), std::string("\x7f"), std::string("\x0b"), std::string("\xc2\x9f"), std::string("\xef\xb7\x90")})
+      for (size_t k = 0; k < 24; ++k) {
+        const std::string t = before + std::string(k, 'x') + bad + std::string(k % 5, 'y');
+        CAPTURE(k);
+        CHECK(cld2_interchange_valid(t) == cld2_accepts(t));
+        CHECK_FALSE(cld2_interchange_valid(t));
+        CHECK(cld2_interchange_valid(before + std::string(k, 'x') + "~ \t\n" + std::string(k % 5, 'y')));
+      }
+}
