@@ -37,14 +37,18 @@ bool cld2_interchange_valid(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
   for (size_t i = 0; i < n;) {
-    // Eight bytes at a time while all are printable ASCII (0x20..0x7E): a byte
-    // under 0x20 borrows and 0x7F carries into its own top bit (the lowest
-    // such byte's at least), 0x80 and up have it set; any set top bit sends
-    // the word to the byte loop.
+    // Eight bytes at a time while none can start a refused code point: no
+    // byte under 0x20, none 0x7F, 0xC2, 0xEF or 0xF0 and up. Continuation
+    // bytes and other lead bytes (Latin, CJK) pass; a word with a candidate
+    // goes to the byte loop.
     if (i + 8 <= n) {
       uint64_t w;
       std::memcpy(&w, s + i, 8);
-      if (((w | (w - 0x2020202020202020ULL) | (w + 0x0101010101010101ULL)) & 0x8080808080808080ULL) == 0) {
+      constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+      const uint64_t under_space = (w - 0x20 * kOnes) & ~w & kHigh;
+      if (!(under_space | has_zero(w ^ (0x7F * kOnes)) | has_zero(w ^ (0xC2 * kOnes)) |
+            has_zero(w ^ (0xEF * kOnes)) | has_zero((w & (0xF0 * kOnes)) ^ (0xF0 * kOnes)))) {
         i += 8;
         continue;
       }

@@ -57,11 +57,16 @@ TEST_CASE("langid: cld2_interchange_valid refuses exactly what CLD2's UTF-8 chec
     if (cp >= 0xD800 && cp < 0xE000) continue;  // surrogates: not UTF-8
     if (cp >= 0x20000 && (cp & 0xFFFF) < 0xFFE0) continue;
     const std::string alone = utf8_of(cp), inside = "ab" + alone + "cd";
+    // At every offset of an 8-byte word, among CJK bytes (the word test
+    // passes most lead and continuation bytes).
+    const std::string in_words = std::string(cp % 8, 'x') + alone + "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.";
     const bool want = cld2_accepts(alone);
-    if (cld2_interchange_valid(alone) != want || cld2_interchange_valid(inside) != want) {
+    if (cld2_interchange_valid(alone) != want || cld2_interchange_valid(inside) != want ||
+        cld2_interchange_valid(in_words) != want) {
       CAPTURE(cp);
       CHECK(cld2_interchange_valid(alone) == want);
       CHECK(cld2_interchange_valid(inside) == want);
+      CHECK(cld2_interchange_valid(in_words) == want);
     }
     refused += !want;
     ++checked;
