@@ -4,7 +4,7 @@
 # batch size 1, on a model and a text (one sentence a line). Prints one row
 # per setting: lines, lines identical to greedy, tokens per pass; exits 1 on
 # any difference. Usage:
-#   [IBM1=MODEL] [MODES="jacobi ..."] [SETTINGS="BLOCK:CANDIDATES ..."] bench/nmt-exactness.sh MODEL TEXT [BUILD_DIR]
+#   [IBM1=MODEL] [POOL=TARGETS] [MODES="jacobi ..."] [SETTINGS="BLOCK:CANDIDATES ..."] bench/nmt-exactness.sh MODEL TEXT [BUILD_DIR]
 set -euo pipefail
 model=$1
 text=$2
@@ -16,6 +16,8 @@ drafts="pad ngram"
 "$bin" translate -q -m "$model" --decode jacobi --draft copy </dev/null 2>/dev/null && drafts="$drafts copy"
 ibm1_opt=()
 if [ -n "${IBM1:-}" ]; then drafts="$drafts ibm1"; ibm1_opt=(--ibm1 "$IBM1"); fi
+# POOL: the training targets a line each, for the train-ngram draft (and more candidates).
+if [ -n "${POOL:-}" ]; then drafts="$drafts train-ngram"; ibm1_opt+=(--ngram-pool "$POOL"); fi
 "$bin" translate -q -j 2 --batch-size 1 -m "$model" "$text" > "$tmp/greedy"
 lines=$(wc -l < "$tmp/greedy")
 printf 'mode\tdraft\tblock\tcandidates\tlines\tidentical\ttokens_per_pass\n'

@@ -14,9 +14,11 @@
 #   cand      --candidates: chains of guesses verified in one pass (a tree of
 #             1 + cand*(block-1) rows; rows over 16 are left out)
 # Usage: [BLOCKS="2 4 8"] [CANDIDATES="1 3"] [MODES="jacobi gs-jacobi hybrid"]
-#        [DRAFTS="pad copy ngram"] [IBM1=MODEL] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
+#        [DRAFTS="pad copy ngram"] [IBM1=MODEL] [POOL=FILE] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
 #   (run from the repository root; TEXT is one sentence a line; IBM1 adds the
-#   ibm1 draft and passes --ibm1 to every row)
+#   ibm1 draft and passes --ibm1 to every row; POOL, the training targets a
+#   line each, adds the train-ngram draft and passes --ngram-pool to every
+#   parallel row)
 set -euo pipefail
 model=$1
 text=$2
@@ -30,6 +32,7 @@ export OPENBLAS_NUM_THREADS=1
 configs="greedy:pad:1:1"
 drafts=${DRAFTS:-pad copy ngram}
 [ -n "${IBM1:-}" ] && drafts="$drafts ibm1"
+[ -n "${POOL:-}" ] && drafts="$drafts train-ngram"
 for mode in ${MODES:-jacobi gs-jacobi hybrid}; do
   for draft in $drafts; do
     for block in ${BLOCKS:-2 4 8}; do
@@ -54,9 +57,11 @@ for j in 1 2; do
   for r in $(seq "$repeat"); do
     for c in $configs; do
       IFS=: read -r mode draft block cand <<<"$c"
+      pool_opt=()
+      [ -z "${POOL:-}" ] || [ "$mode" = greedy ] || pool_opt=(--ngram-pool "$POOL")
       t0=$(now)
       "$bin" translate -q -j "$j" --batch-size 1 -m "$model" --decode "$mode" --draft "$draft" --block "$block" \
-        --candidates "$cand" "${ibm1_opt[@]}" --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
+        --candidates "$cand" "${ibm1_opt[@]}" "${pool_opt[@]}" --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
       echo "$(now) - $t0" | bc -l >> "$tmp/$c.$j.wall"
     done
   done
