@@ -7,8 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 
+#include "filter/key_table.h"
 #include "filter/row_spool.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
@@ -124,8 +124,9 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   std::atomic<uint64_t> fixed{0};
   std::mutex mu;
   std::unordered_map<uint64_t, std::vector<RowResult>> results;  // by batch first_row
-  std::unordered_set<uint64_t> seen;
-  std::unordered_map<uint64_t, uint32_t> trg_per_src, src_per_trg;
+  struct Nothing {};
+  KeyTable<Nothing> seen;  // flat tables: 10M keys are the common case (filter/key_table.h)
+  KeyTable<uint32_t> trg_per_src, src_per_trg;
   bool out_header_done = !lay.header, rej_header_done = false;
   corpus::TsvWriter out_w(out);
 
@@ -133,7 +134,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
     double score;
     uint64_t row;
   };
-  std::unordered_map<uint64_t, BestVariant> best;  // near key -> the group's best row (best_variant)
+  KeyTable<BestVariant> best;  // near key -> the group's best row (best_variant)
   std::unique_ptr<RowSpool> spool;
   if (best_variant) spool = std::make_unique<RowSpool>();
   uint64_t row_no = 0;  // rows handed to decide so far, bad ones not counted
@@ -147,7 +148,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
         const Rule& rule = chain.rules[k];
         bool fail = false;
         if (rule.kind == RuleKind::kDedup)
-          fail = best_variant ? best.at(dedup_key).row != row_no : !seen.insert(dedup_key).second;
+          fail = best_variant ? best.find(dedup_key)->row != row_no : !seen.try_emplace(dedup_key).second;
         else if (rule.kind == RuleKind::kMaxTrg) fail = trg_per_src[src_key] >= max_trg;
         else fail = src_per_trg[trg_key] >= max_src;
         if (fail) {
@@ -293,7 +294,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           }
           if (r.reason == kKeep) {
             auto [it, added] = best.try_emplace(r.dedup_key, BestVariant{r.score, row_no});
-            if (!added && better_variant(r.score, it->second.score)) it->second = {r.score, row_no};
+            if (!added && better_variant(r.score, it->score)) *it = {r.score, row_no};
           }
           spool->put(r.reason, r.dedup_key, r.src_key, r.trg_key, head, tail);
           ++row_no;
