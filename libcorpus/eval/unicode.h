@@ -9,12 +9,14 @@
 #include <string_view>
 #include <vector>
 
+#include "libcorpus/core/utf8.h"
+
 namespace corpus::eval {
 
 // Decodes the code point starting at s[i] and advances i past it.
 char32_t next_code_point(std::string_view s, size_t& i);
-// Appends the UTF-8 encoding of `c`.
-void append_utf8(std::string& out, char32_t c);
+// append_utf8: libcorpus/core/utf8.h.
+using corpus::append_utf8;
 // Decodes a whole string into code points.
 void decode_utf8(std::string_view s, std::u32string& out);
 

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "libcorpus/core/ascii.h"
+#include "libcorpus/core/utf8.h"
 #include "libcorpus/ingest/html_replaced.h"
 
 namespace corpus {
@@ -18,11 +19,7 @@ constexpr size_t kMaxRuns = 2 * kPlaneRuns;
 constexpr size_t kMinRun = 5;  // shorter runs are copied (a marker takes 4 bytes)
 
 void put_marker(std::string& out, size_t i) {
-  uint32_t cp = 0xF0000 + static_cast<uint32_t>(i / kPlaneRuns) * 0x10000 + static_cast<uint32_t>(i % kPlaneRuns);
-  out += static_cast<char>(0xF0 | (cp >> 18));
-  out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-  out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  out += static_cast<char>(0x80 | (cp & 0x3F));
+  append_utf8(out, 0xF0000 + static_cast<char32_t>(i / kPlaneRuns) * 0x10000 + static_cast<char32_t>(i % kPlaneRuns));
 }
 
 // True when the text holds a character of planes 15-16 (F3 B0.., F4 80..8F).

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "libcorpus/core/ascii.h"
+#include "libcorpus/core/utf8.h"
 #include "libcorpus/ingest/html_char_refs.h"
 #include "libcorpus/ingest/html_replaced.h"
 
@@ -40,24 +41,6 @@ constexpr char32_t kC1[32] = {0x20AC, 0x81,   0x201A, 0x0192, 0x201E, 0x2026, 0x
                               0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
                               0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,   0x017E, 0x0178};
 
-void tk_put_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 // §13.2.5.72 character reference state, at the '&' p points to. Appends the
 // decoded characters to `out` and returns the end of the reference, or
 // returns p + 1 and appends "&" when nothing is decoded (the characters
@@ -84,7 +67,7 @@ const char* char_ref(const char* p, const char* e, bool attribute, std::string& 
     char32_t c = v;
     if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) c = 0xFFFD;
     else if (v >= 0x80 && v <= 0x9F) c = kC1[v - 0x80];
-    tk_put_utf8(out, c);
+    append_utf8(out, c);
     return q;
   }
   // §13.2.5.73 named character reference: the longest name in the table.

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "libcorpus/core/utf8.h"
 #include "libcorpus/ingest/langid.h"
 
 using namespace corpus;
@@ -18,21 +19,7 @@ namespace {
 
 std::string utf8_of(unsigned cp) {
   std::string s;
-  if (cp < 0x80) {
-    s += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    s += static_cast<char>(0xC0 | (cp >> 6));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (cp >> 18));
-    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  corpus::append_utf8(s, static_cast<char32_t>(cp));
   return s;
 }
 
