@@ -3,14 +3,27 @@
 # reference (bench/mine-reference.py, exact IndexFlatIP) in the same run, on
 # N x N synthetic 256-d vectors (half of the targets are noisy copies of
 # sources, the rest random; seeded), one thread and two. pc-mine runs Flat
-# (the same exact neighbours) and its default index for N. Prints one TSV row
-# per run: n  threads  tool  index  rep  seconds  cpu_seconds  peak_rss_mb  pairs;
-# then medians and the reference/pc-mine ratios per thread count, of wall
-# time and of CPU time (user + system: on shared cores wall time charges a
-# run for whatever else was scheduled).
+# (the same exact neighbours) and its default index for N.
+#
+# The BLAS of each side: OpenBLAS 0.3.21 picks its kernels by CPU model, and
+# on a CPU it does not know it falls back to SSE3 (Prescott) kernels. So the
+# reference runs twice: as OpenBLAS detects the CPU ("reference"), and, where
+# the CPU has AVX-512, with OPENBLAS_CORETYPE=SkylakeX, its AVX-512 kernels
+# ("reference-skylakex": the fair baseline against pc-mine's own AVX-512
+# product). "pc-mine-openblas" is pc-mine with PARACORP_GEMM=openblas (the
+# Flat product through OpenBLAS as detected). The header names what
+# OpenBLAS detected.
+#
+# Prints one TSV row per run: n  threads  tool  index  rep  seconds
+# cpu_seconds  peak_rss_mb  pairs; then medians and the reference/pc-mine
+# ratios per thread count, of wall time and of CPU time (user + system: on
+# shared cores wall time charges a run for whatever else was scheduled).
+# Runs alternate (each rep runs every variant once).
 #
 #   bench/mine-scale.sh [BIN [N [REPS]]]   (default: build/release/tools 100000 1)
-# Environment: THREADS (default "1 2"), INDEXES (pc-mine's; default "Flat default").
+# Environment: THREADS (default "1 2"), INDEXES (pc-mine's; default "Flat default"),
+# TOOLS (default "reference reference-skylakex pc-mine pc-mine-openblas"; the
+# second is dropped without AVX-512; pc-mine-openblas runs Flat only).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/release/tools}
@@ -32,6 +45,10 @@ np.save(f"{w}/y.npy", y)
 open(f"{w}/x.txt", "w").write("".join(f"s{i}\n" for i in range(n)))
 open(f"{w}/y.txt", "w").write("".join(f"t{i}\n" for i in range(n)))
 PY
+grep -qw avx512f /proc/cpuinfo || SKX=no
+TOOLS=${TOOLS:-reference reference-skylakex pc-mine pc-mine-openblas}
+[ "${SKX:-}" = no ] && TOOLS=${TOOLS/reference-skylakex/}
+echo "# OpenBLAS as detected: $(OPENBLAS_VERBOSE=2 /usr/bin/python3 -c 'import numpy; numpy.ones((64,64)) @ numpy.ones((64,64))' 2>&1 | sed -n 's/^Core: //p' | head -1); cpu: $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
 printf 'n\tthreads\ttool\tindex\trep\tseconds\tcpu_seconds\tpeak_rss_mb\tpairs\n'
 timed() {  # threads tool index rep command...
   local j=$1 tool=$2 ix=$3 rep=$4
@@ -43,13 +60,24 @@ timed() {  # threads tool index rep command...
 }
 for rep in $(seq "$REPS"); do
   for j in ${THREADS:-1 2}; do
-    # faiss.omp_set_num_threads does not bound OpenBLAS's own threads.
-    timed $j reference Flat $rep sh -c "OPENBLAS_NUM_THREADS=$j /usr/bin/python3 $ROOT/bench/mine-reference.py $W/x.txt $W/y.txt $W/x.npy $W/y.npy $W/out $j && sed -i '1i header' $W/out"
-    for ix in ${INDEXES:-Flat default}; do
-      opt=()
-      [ "$ix" = default ] || opt=(--index "$ix")
-      timed $j pc-mine $ix $rep "$BIN/pc-mine" mine -q -j$j "${opt[@]}" --src "$W/x.txt" --trg "$W/y.txt" \
-        --src-npy "$W/x.npy" --trg-npy "$W/y.npy" -o "$W/out"
+    for tool in $TOOLS; do
+      case $tool in
+        reference | reference-skylakex)
+          core=
+          [ $tool = reference-skylakex ] && core="OPENBLAS_CORETYPE=SkylakeX"
+          # faiss.omp_set_num_threads does not bound OpenBLAS's own threads.
+          timed $j $tool Flat $rep sh -c "$core OPENBLAS_NUM_THREADS=$j /usr/bin/python3 $ROOT/bench/mine-reference.py $W/x.txt $W/y.txt $W/x.npy $W/y.npy $W/out $j && sed -i '1i header' $W/out" ;;
+        pc-mine | pc-mine-openblas)
+          gemm=
+          indexes=${INDEXES:-Flat default}
+          [ $tool = pc-mine-openblas ] && gemm=openblas && indexes=Flat
+          for ix in $indexes; do
+            opt=()
+            [ "$ix" = default ] || opt=(--index "$ix")
+            timed $j $tool $ix $rep env PARACORP_GEMM=$gemm "$BIN/pc-mine" mine -q -j$j "${opt[@]}" --src "$W/x.txt" \
+              --trg "$W/y.txt" --src-npy "$W/x.npy" --trg-npy "$W/y.npy" -o "$W/out"
+          done ;;
+      esac
     done
   done
 done | tee "$W/rows"
@@ -62,9 +90,10 @@ for n, j, tool, ix, rep, s, cpu, rss, pairs in rows:
     c.setdefault((j, tool, ix), []).append(float(cpu))
 med = lambda d, key: statistics.median(d[key])
 for j in sorted({k[0] for k in t}):
-    rt, rc = med(t, (j, "reference", "Flat")), med(c, (j, "reference", "Flat"))
-    for ix in sorted({k[2] for k in t if k[0] == j and k[1] == "pc-mine"}):
-        mt, mc = med(t, (j, "pc-mine", ix)), med(c, (j, "pc-mine", ix))
-        print(f"# threads {j}: reference {rt:.1f} s ({rc:.1f} s CPU), pc-mine {ix} {mt:.1f} s ({mc:.1f} s CPU): "
-              f"wall {rt / mt:.2f}x, CPU {rc / mc:.2f}x")
+    for ref in sorted({k[1] for k in t if k[0] == j and k[1].startswith("reference")}):
+        rt, rc = med(t, (j, ref, "Flat")), med(c, (j, ref, "Flat"))
+        for tool, ix in sorted({k[1:] for k in t if k[0] == j and k[1].startswith("pc-mine")}):
+            mt, mc = med(t, (j, tool, ix)), med(c, (j, tool, ix))
+            print(f"# threads {j}: {ref} {rt:.1f} s ({rc:.1f} s CPU), {tool} {ix} {mt:.1f} s ({mc:.1f} s CPU): "
+                  f"wall {rt / mt:.2f}x, CPU {rc / mc:.2f}x")
 PY

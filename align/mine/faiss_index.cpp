@@ -2,7 +2,9 @@
 
 #include <cblas.h>
 #include <faiss/IndexHNSW.h>
+#include <faiss/IndexFlat.h>
 #include <faiss/IndexIVF.h>
+#include <faiss/IndexIVFFlat.h>
 #include <faiss/IndexPreTransform.h>
 #include <faiss/clone_index.h>
 #include <faiss/impl/FaissException.h>
@@ -15,9 +17,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "align/mine/bytes.h"
+#include "align/mine/gemm_search.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/output.h"
@@ -54,6 +58,59 @@ bool uses_hnsw(faiss::Index* ix) {
   if (auto* ivf = dynamic_cast<faiss::IndexIVF*>(ix)) return dynamic_cast<faiss::IndexHNSW*>(ivf->quantizer) != nullptr;
   return false;
 }
+
+// The index, when pc-mine runs it by blocked products (gemm_search.h): an
+// IVF,Flat over inner products with a flat quantiser, not wrapped in a
+// transform. Null for any other type, which FAISS runs itself.
+faiss::IndexIVFFlat* gemm_ivf(faiss::Index* ix) {
+  auto* ivf = dynamic_cast<faiss::IndexIVFFlat*>(ix);
+  if (!ivf || ivf->metric_type != faiss::METRIC_INNER_PRODUCT || !dynamic_cast<faiss::IndexFlat*>(ivf->quantizer))
+    return nullptr;
+  return ivf;
+}
+
+std::span<const float> centroids(const faiss::IndexIVFFlat& ivf) {
+  const auto* q = static_cast<const faiss::IndexFlat*>(ivf.quantizer);
+  return {q->get_xb(), static_cast<size_t>(q->ntotal) * static_cast<size_t>(ivf.d)};
+}
+
+IvfView view_of(const faiss::IndexIVFFlat& ivf) {
+  IvfView v;
+  v.dim = static_cast<size_t>(ivf.d);
+  v.centroids = centroids(ivf);
+  for (size_t l = 0; l < ivf.nlist; ++l) {
+    const size_t n = ivf.invlists->list_size(l);
+    v.vectors.emplace_back(reinterpret_cast<const float*>(ivf.invlists->get_codes(l)), n * v.dim);
+    v.ids.emplace_back(ivf.invlists->get_ids(l), n);
+  }
+  return v;
+}
+
+// The index k-means assigns training points with (IndexIVF's
+// clustering_index): exact inner products by exact_top_k, where FAISS's flat
+// quantiser would call sgemm.
+struct GemmFlatIP : faiss::Index {
+  std::vector<float> xb;
+  explicit GemmFlatIP(int d) : faiss::Index(d, faiss::METRIC_INNER_PRODUCT) {}
+  void add(idx_t n, const float* x) override {
+    xb.insert(xb.end(), x, x + n * d);
+    ntotal += n;
+  }
+  void reset() override {
+    xb.clear();
+    ntotal = 0;
+  }
+  void search(idx_t n, const float* x, idx_t k, float* dis, idx_t* lab,
+              const faiss::SearchParameters* /*params*/) const override {
+    const auto dd = static_cast<size_t>(d);
+    const TopK t = exact_top_k({x, static_cast<size_t>(n) * dd}, xb, dd, static_cast<uint32_t>(k));
+    for (size_t i = 0; i < t.ids.size(); ++i) {
+      const bool none = t.ids[i] == TopK::kNone;
+      lab[i] = none ? -1 : t.ids[i];
+      dis[i] = none ? -std::numeric_limits<float>::infinity() : t.sims[i];
+    }
+  }
+};
 
 // Runs f with OpenMP on one thread when `one`, restoring the count after.
 template <class F>
@@ -139,16 +196,37 @@ void VectorIndex::train(std::span<const float> v) {
   if (impl_->ix->is_trained) return;
   const uint64_t n = v.size() / dim_;
   set_blas_threads(opt_.threads);
+  faiss::IndexIVFFlat* ivf = gemm_ivf(impl_->ix.get());
+  GemmFlatIP assign(static_cast<int>(dim_));
+  if (ivf) {
+    set_blas_threads(1);
+    ivf->clustering_index = &assign;
+  }
   try {
     impl_->ix->train(static_cast<faiss::Index::idx_t>(n), v.data());
   } catch (const faiss::FaissException& e) {
+    if (ivf) ivf->clustering_index = nullptr;
     rethrow(e, fmt::format("training index '{}' on {} rows", factory_, n));
   }
+  if (ivf) ivf->clustering_index = nullptr;
 }
 
 void VectorIndex::add(std::span<const float> v, int64_t first_id) {
   first_id_ = first_id;
   const uint64_t n = v.size() / dim_;
+  if (faiss::IndexIVFFlat* ivf = gemm_ivf(impl_->ix.get()); ivf && ivf->is_trained) {
+    // Each row's list by exact_top_k, then FAISS files them.
+    set_blas_threads(1);
+    const TopK a = exact_top_k(v, centroids(*ivf), dim_, 1);
+    std::vector<faiss::Index::idx_t> list(n);
+    for (uint64_t i = 0; i < n; ++i) list[i] = a.ids[i] == TopK::kNone ? -1 : a.ids[i];
+    try {
+      ivf->add_core(static_cast<faiss::Index::idx_t>(n), v.data(), nullptr, list.data());
+    } catch (const faiss::FaissException& e) {
+      rethrow(e, fmt::format("adding {} rows to index '{}'", n, factory_));
+    }
+    return;
+  }
   set_blas_threads(opt_.threads);
   maybe_single(uses_hnsw(impl_->ix.get()), [&] {
     try {
@@ -166,6 +244,13 @@ KnnLists VectorIndex::search(std::span<const float> q, uint32_t k, uint64_t inde
   l.indexed = indexed;
   l.ids.assign(l.queries * k, -1);
   l.sims.assign(l.queries * k, 0.0f);
+  if (faiss::IndexIVFFlat* ivf = gemm_ivf(impl_->ix.get())) {
+    set_blas_threads(1);
+    l = ivf_top_k(view_of(*ivf), q, k, static_cast<uint32_t>(ivf->nprobe)).lists(indexed);
+    for (int64_t& id : l.ids)
+      if (id >= 0) id += first_id_;
+    return l;
+  }
   set_blas_threads(opt_.threads);
   std::vector<faiss::Index::idx_t> lab;
   for (uint64_t b = 0; b < l.queries; b += kBatch) {

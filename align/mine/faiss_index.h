@@ -3,6 +3,12 @@
 // sample, searched in fixed batches, saved as one file per shard. The only
 // file that includes FAISS.
 //
+// An IVF,Flat index (flat quantiser, inner product) is FAISS's for its lists
+// and its file, and pc-mine's for the arithmetic: the k-means assignments of
+// training, each added row's list and the search run as blocked products
+// (gemm_search.h), where Debian's baseline-x86-64 FAISS scans lists with
+// scalar dot products and assigns by whatever kernels OpenBLAS picked.
+//
 // Threads: FAISS parallelises with OpenMP (the CLI layer's thread scope sets
 // its count from --threads) and exact search calls sgemm, whose OpenBLAS
 // threads are set to the same count here, so the two never oversubscribe:

@@ -2,8 +2,8 @@
 // weight matrix streamed from memory) for CPUs with AVX-512: fused
 // multiply-adds on 16 lanes, where the portable kernel of kernels.cpp
 // multiplies then adds on 8 (so that its AVX2 and baseline builds agree).
-// Entered at run time only when have_avx512() and PARACORP_GEMM is not
-// "openblas" (tensor.h); no threads of its own.
+// Entered at run time only when corpus::linalg::avx512_products() (AVX-512
+// and PARACORP_GEMM not "openblas"); no threads of its own.
 //
 // Order of operations (few_rows_avx512.cpp), which depends on k only: a row's
 // bits depend neither on how many rows are computed with it nor on its

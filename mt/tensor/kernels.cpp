@@ -4,11 +4,9 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
+#include "libcorpus/linalg/gemm_avx512.h"
 #include "mt/tensor/few_rows_avx512.h"
-#include "mt/tensor/gemm_avx512.h"
 #include "mt/tensor/simd.h"
 #include "mt/tensor/tensor.h"
 
@@ -188,9 +186,7 @@ bool use_avx512(int m, int n, int k) {
 
 GemmBackend gemm_backend() {
   static const GemmBackend b = [] {
-    const char* e = std::getenv("PARACORP_GEMM");
-    if (e && std::string(e) == "openblas") return GemmBackend::kOpenBlas;
-    return have_avx512() ? GemmBackend::kAvx512 : GemmBackend::kOpenBlas;
+    return corpus::linalg::avx512_products() ? GemmBackend::kAvx512 : GemmBackend::kOpenBlas;
   }();
   return b;
 }
@@ -201,17 +197,17 @@ void gemm_nt<float>(const float* a, const float* b, float* c, int m, int n, int 
     if (gemm_backend() == GemmBackend::kAvx512) return few_rows_avx512_nt(a, b, c, m, n, k, accumulate);
     return few_rows_nt_portable(a, b, c, m, n, k, accumulate);
   }
-  if (use_avx512(m, n, k)) return gemm_avx512_nt(a, b, c, m, n, k, accumulate);
+  if (use_avx512(m, n, k)) return corpus::linalg::gemm_avx512_nt(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b, k, accumulate ? 1.0f : 0.0f, c, n);
 }
 template <>
 void gemm_nn<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
-  if (use_avx512(m, n, k)) return gemm_avx512_nn(a, b, c, m, n, k, accumulate);
+  if (use_avx512(m, n, k)) return corpus::linalg::gemm_avx512_nn(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, accumulate ? 1.0f : 0.0f, c, n);
 }
 template <>
 void gemm_tn<float>(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
-  if (use_avx512(m, n, k)) return gemm_avx512_tn(a, b, c, m, n, k, accumulate);
+  if (use_avx512(m, n, k)) return corpus::linalg::gemm_avx512_tn(a, b, c, m, n, k, accumulate);
   cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, n, accumulate ? 1.0f : 0.0f, c, n);
 }
 
@@ -260,7 +256,7 @@ const char* blas_info() { return openblas_get_config(); }
 
 const char* gemm_backend_name() {
   return gemm_backend() == GemmBackend::kAvx512
-             ? "paracorp AVX-512 kernels (mt/tensor/gemm_avx512, few_rows_avx512)"
+             ? "paracorp AVX-512 kernels (libcorpus/linalg/gemm_avx512, mt/tensor/few_rows_avx512)"
              : "OpenBLAS, few rows by the portable kernel";
 }
 

@@ -11,7 +11,7 @@
 //    on its position. For float, with the same choice as the large products:
 //    the AVX-512 FMA kernel of few_rows_avx512.h where gemm_backend() is
 //    kAvx512, else few_rows_nt_portable (the same bits on every x86-64 CPU);
-//  - otherwise, for float, the AVX-512 kernel of gemm_avx512.h where the CPU
+//  - otherwise, for float, the AVX-512 kernel of libcorpus/linalg/gemm_avx512.h where the CPU
 //    has AVX-512 (OpenBLAS 0.3.21 runs AVX2 kernels on AMD Zen 4/5) and the
 //    product is not tiny, else OpenBLAS sgemm; PARACORP_GEMM=openblas in the
 //    environment forces OpenBLAS (for comparisons). Eigen's GEMM for double

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "mt/tensor/few_rows_avx512.h"
-#include "mt/tensor/gemm_avx512.h"
+#include "libcorpus/linalg/gemm_avx512.h"
 #include "mt/tensor/tensor.h"
 #include "support/random_values.h"
 
@@ -71,7 +71,7 @@ std::string few512_first_dependent_row(const FewRowsKernel& kernel, const std::v
 }  // namespace
 
 TEST_CASE("few-row gemm avx512: a row's bits do not depend on m or its position, at a d=512 model's shapes") {
-  if (!have_avx512()) {
+  if (!corpus::linalg::have_avx512()) {
     MESSAGE("this CPU has no AVX-512: the kernel is not used here, nothing to check");
     return;
   }
@@ -96,7 +96,7 @@ TEST_CASE("few-row gemm avx512: a row's bits do not depend on m or its position,
 }
 
 TEST_CASE("few-row gemm avx512: the independence check catches an order that depends on m") {
-  if (!have_avx512()) return;
+  if (!corpus::linalg::have_avx512()) return;
   // A kernel that sums k in two halves when more than 4 rows run together,
   // as a k blocking with a reduction per block would: the check must see it.
   const FewRowsKernel split_when_many = [](const float* a, const float* b, float* c, int m, int n, int k, bool acc) {
@@ -123,7 +123,7 @@ TEST_CASE("few-row gemm avx512: the independence check catches an order that dep
 }
 
 TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and k blocks") {
-  if (!have_avx512()) return;
+  if (!corpus::linalg::have_avx512()) return;
   // n = 13: whole column tiles of 4 and a remainder; k with tails of 1..15
   // and, with many rows, several k blocks.
   for (int k : {0, 1, 7, 15, 16, 17, 31, 33, 100, 525, 1024, 1031, 2055}) {

@@ -8,15 +8,17 @@
 // p in order, in a register, then added to C (or stored into C for the
 // first block without `accumulate`). It depends on k only, never on m, n,
 // the threads or where the tile stands.
-#include "mt/tensor/gemm_avx512.h"
+#include "libcorpus/linalg/gemm_avx512.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
-namespace mt {
+namespace corpus::linalg {
 
 namespace {
 
@@ -148,11 +150,19 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
 
 bool have_avx512() {
 #if defined(__SANITIZE_THREAD__)
-  return false;  // as simd.h: no CPU dispatch under ThreadSanitizer
+  return false;  // as mt/tensor/simd.h: no CPU dispatch under ThreadSanitizer
 #else
   static const bool yes = __builtin_cpu_supports("avx512f");
   return yes;
 #endif
+}
+
+bool avx512_products() {
+  static const bool yes = [] {
+    const char* e = std::getenv("PARACORP_GEMM");
+    return have_avx512() && !(e && std::strcmp(e, "openblas") == 0);
+  }();
+  return yes;
 }
 
 void gemm_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
@@ -165,4 +175,4 @@ void gemm_avx512_tn(const float* a, const float* b, float* c, int m, int n, int 
   gemm_packed(Operands{a, m, true, b, n, false}, c, m, n, k, accumulate);
 }
 
-}  // namespace mt
+}  // namespace corpus::linalg

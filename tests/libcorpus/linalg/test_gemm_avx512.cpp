@@ -1,4 +1,4 @@
-// The AVX-512 float product (mt/tensor/gemm_avx512.h) against a double
+// The AVX-512 float product (libcorpus/linalg/gemm_avx512.h) against a double
 // reference in all three shapes, at sizes that leave partial register tiles
 // and several k blocks, with and without accumulation; and the fixed order
 // of its sums: a row's bits do not depend on the rows beside it.
@@ -10,10 +10,10 @@
 #include <tuple>
 #include <vector>
 
-#include "mt/tensor/gemm_avx512.h"
+#include "libcorpus/linalg/gemm_avx512.h"
 #include "support/random_values.h"
 
-using namespace mt;
+using namespace corpus::linalg;
 
 namespace {
 
