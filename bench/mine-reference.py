@@ -3,10 +3,14 @@
 python3-faiss, exact IndexFlatIP, ratio margin, max retrieval), for timing
 against pc-mine on the same inputs:
 
-    mine-reference.py SRC.txt TRG.txt SRC.npy TRG.npy OUT.tsv THREADS [K]
+    mine-reference.py SRC.txt TRG.txt SRC.npy TRG.npy OUT.tsv THREADS [K [FACTORY NPROBE]]
 
 Like pc-mine it reads the sentences and vectors, L2-normalises, searches both
 directions, scores the candidates and writes src_text, trg_text, score.
+FACTORY (default Flat) is any FAISS index_factory string over inner
+products; an index that needs training is trained on the indexed side, on
+a seeded sample of 262,144 rows when it has more (pc-mine's default sample
+size); NPROBE (default 16, pc-mine's) sets an IVF index's nprobe.
 """
 import sys
 
@@ -17,6 +21,8 @@ import numpy as np
 def main():
     src_f, trg_f, xs_f, ys_f, out_f, threads = sys.argv[1:7]
     k = int(sys.argv[7]) if len(sys.argv) > 7 else 4
+    factory = sys.argv[8] if len(sys.argv) > 8 else "Flat"
+    nprobe = int(sys.argv[9]) if len(sys.argv) > 9 else 16
     faiss.omp_set_num_threads(int(threads))
     src = open(src_f, encoding="utf-8").read().split("\n")[:-1]
     trg = open(trg_f, encoding="utf-8").read().split("\n")[:-1]
@@ -26,7 +32,17 @@ def main():
     faiss.normalize_L2(y)
 
     def knn(a, b, kk):
-        idx = faiss.IndexFlatIP(a.shape[1])
+        if factory == "Flat":
+            idx = faiss.IndexFlatIP(a.shape[1])
+        else:
+            idx = faiss.index_factory(a.shape[1], factory, faiss.METRIC_INNER_PRODUCT)
+            if not idx.is_trained:
+                sample = b
+                if b.shape[0] > 262144:
+                    rows = np.sort(np.random.default_rng(1).choice(b.shape[0], 262144, replace=False))
+                    sample = b[rows]
+                idx.train(sample)
+            faiss.extract_index_ivf(idx).nprobe = nprobe
         idx.add(b)
         return idx.search(a, kk)
 

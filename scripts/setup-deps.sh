@@ -50,6 +50,9 @@ BENCH_PACKAGES=(
   # pc-nmt: PyTorch parity fixtures (tests/data/nmt/make-parity-fixtures.py)
   # and the training-throughput baseline; Apertium en-es as an MT baseline
   python3-torch apertium-eng-spa
+  # pc-mine: the LASER-style NumPy + FAISS reference (bench/mine-reference.py)
+  # and the generator of its test fixtures (tests/data/mine/make-fixtures.py)
+  python3-faiss
 )
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=("${BENCH_PACKAGES[@]}")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "align/ibm1_model.h"
+#include "align/mine/gemm_search.h"
 #include "align/mine/mine_run.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
                "search, score).",
                "pc-mine COMMAND [options]");
   app.version_line("blas", blas_info());
+  app.version_line("gemm", align::mine::product_backend());
   cli::Common c;
   Opts o;
   constexpr unsigned kRun = cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine;

@@ -91,7 +91,7 @@ IvfView view_of(const faiss::IndexIVFFlat& ivf) {
 // quantiser would call sgemm.
 struct GemmFlatIP : faiss::Index {
   std::vector<float> xb;
-  explicit GemmFlatIP(int d) : faiss::Index(d, faiss::METRIC_INNER_PRODUCT) {}
+  explicit GemmFlatIP(int dim) : faiss::Index(dim, faiss::METRIC_INNER_PRODUCT) {}
   void add(idx_t n, const float* x) override {
     xb.insert(xb.end(), x, x + n * d);
     ntotal += n;

@@ -5,6 +5,9 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
+#include <strings.h>
 
 #include "libcorpus/linalg/gemm_avx512.h"
 
@@ -42,10 +45,32 @@ void offer_rows(TopK& t, const float* c, uint64_t ni, uint64_t nj, RowList row_l
   }
 }
 
+// Whether OpenBLAS runs its own AVX-512 kernels here (it names the core it
+// picked by CPU model, or the one OPENBLAS_CORETYPE asks for): those were
+// 1.2-1.5x paracorp's kernel on this block (bench/gemm-block.sh).
+bool openblas_avx512() {
+  const char* core = openblas_get_corename();
+  for (const char* k : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+    if (core && strcasecmp(core, k) == 0) return true;
+  return false;
+}
+
+// paracorp's kernel where the CPU has AVX-512 and OpenBLAS does not use it.
+bool own_kernel() {
+  static const bool yes = corpus::linalg::avx512_products() && !openblas_avx512();
+  return yes;
+}
+
 }  // namespace
 
+const char* product_backend() {
+  static const std::string name = own_kernel() ? std::string("paracorp AVX-512 kernel (libcorpus/linalg/gemm_avx512)")
+                                               : std::string("OpenBLAS sgemm (") + openblas_get_corename() + ")";
+  return name.c_str();
+}
+
 void product_nt(const float* a, const float* b, float* c, uint64_t m, uint64_t n, size_t d) {
-  if (corpus::linalg::avx512_products())
+  if (own_kernel())
     return corpus::linalg::gemm_avx512_nt(a, b, c, static_cast<int>(m), static_cast<int>(n), static_cast<int>(d), false);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(m), static_cast<int>(n), static_cast<int>(d),
               1.0f, a, static_cast<int>(d), b, static_cast<int>(d), 0.0f, c, static_cast<int>(n));

@@ -1,7 +1,9 @@
-// Nearest neighbours by inner product from blocked matrix products, on the
-// AVX-512 kernel of libcorpus/linalg where the CPU has one (else OpenBLAS,
-// one thread per oneTBB task): exact search, and the search of an IVF,Flat
-// index's lists. Debian's FAISS is built for baseline x86-64 and scans IVF
+// Nearest neighbours by inner product from blocked matrix products, one
+// thread per oneTBB task: exact search, and the search of an IVF,Flat
+// index's lists. The products run on OpenBLAS where it runs its own AVX-512
+// kernels, else on the AVX-512 kernel of libcorpus/linalg where the CPU has
+// AVX-512 (OpenBLAS 0.3.21 picks kernels by CPU model, and on one it does
+// not know runs SSE3 ones), else on OpenBLAS. Debian's FAISS is built for baseline x86-64 and scans IVF
 // lists with scalar dot products; grouping the queries that probe a list
 // turns that scan into one product per list.
 //
@@ -19,6 +21,9 @@
 #include "align/mine/topk.h"
 
 namespace align::mine {
+
+// Which kernel product_nt runs, for --version.
+const char* product_backend();
 
 // C[m,n] = A[m,d] · B[n,d]ᵀ, row-major, on the calling thread (the caller
 // bounds OpenBLAS to one thread when it is the fallback).

@@ -8,6 +8,7 @@
 help-stdout	0	~^Usage:   pc-mine COMMAND	empty	pc-mine --help
 no-command	2	empty	~no command given	pc-mine
 version-blas	0	~^blas: OpenBLAS	empty	pc-mine --version
+version-gemm	0	empty	empty	pc-mine --version | grep -Eq '^gemm: (paracorp AVX-512 kernel|OpenBLAS sgemm)' && PARACORP_GEMM=openblas pc-mine --version | grep -q '^gemm: OpenBLAS sgemm ('
 mine-needs-vectors	2	empty	~the --src sentences need their .npy vectors, or give --encoder	pc-mine mine --src $DATA/mine/src.txt --trg $DATA/mine/trg.txt
 index-needs-output	2	empty	~index needs -o PREFIX	pc-mine index --sentences $DATA/mine/trg.txt --npy $DATA/mine/trg.npy
 bad-margin	2	empty	~--margin must be ratio, distance or absolute, not 'cosine'	pc-mine mine --margin cosine --src $DATA/mine/src.txt --trg $DATA/mine/trg.txt --src-npy $DATA/mine/src.npy --trg-npy $DATA/mine/trg.npy

@@ -1,0 +1,71 @@
+// One product block of a Flat mine (C = X·Yᵀ, 1024 × 4096 × 256 by default,
+// the block of align/mine/flat_both.cpp) on paracorp's AVX-512 kernel
+// (libcorpus/linalg) and on OpenBLAS sgemm as this process loaded it,
+// interleaved in one run: which kernels OpenBLAS picked is set before the
+// process starts (OPENBLAS_CORETYPE), so bench/gemm-block.sh runs this
+// program once per OpenBLAS core type, alternating.
+//   bench_gemm_block [ROUNDS [M N K]]
+// Prints the median GFLOP/s of each kernel over ROUNDS rounds (each times
+// 5 products per kernel) and the core OpenBLAS reports. Thread CPU time: on
+// a shared machine the time given to other processes is not counted.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include <vector>
+
+#include "libcorpus/linalg/gemm_avx512.h"
+
+namespace {
+
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
+  const int m = argc > 4 ? std::atoi(argv[2]) : 1024, n = argc > 4 ? std::atoi(argv[3]) : 4096,
+            k = argc > 4 ? std::atoi(argv[4]) : 256;
+  if (rounds < 1 || m < 1 || n < 1 || k < 1) {
+    std::fprintf(stderr, "usage: bench_gemm_block [ROUNDS [M N K]]\n");
+    return 2;
+  }
+  std::vector<float> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(n) * k), c(static_cast<size_t>(m) * n);
+  std::mt19937 g(1);
+  std::normal_distribution<float> nd;
+  for (float& v : a) v = nd(g);
+  for (float& v : b) v = nd(g);
+  openblas_set_num_threads(1);
+  const bool avx = corpus::linalg::have_avx512();
+  constexpr int kReps = 5;
+  const double flops = 2.0 * m * n * k * kReps;
+  std::vector<double> ob, pc;
+  for (int r = 0; r < rounds + 1; ++r) {  // the first round warms up
+    double t0 = cpu_seconds();
+    for (int i = 0; i < kReps; ++i)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), n);
+    double t1 = cpu_seconds();
+    if (r > 0) ob.push_back(flops / (t1 - t0) * 1e-9);
+    if (!avx) continue;
+    t0 = cpu_seconds();
+    for (int i = 0; i < kReps; ++i) corpus::linalg::gemm_avx512_nt(a.data(), b.data(), c.data(), m, n, k, false);
+    t1 = cpu_seconds();
+    if (r > 0) pc.push_back(flops / (t1 - t0) * 1e-9);
+  }
+  std::printf("%d x %d x %d\topenblas core %s\topenblas %.1f GFLOP/s", m, n, k, openblas_get_corename(), median(ob));
+  if (avx) std::printf("\tparacorp-avx512 %.1f GFLOP/s", median(pc));
+  std::printf("\n");
+  return 0;
+}
