@@ -95,7 +95,9 @@ done | tee "$W/rows"
 import statistics, sys
 rows = [l.split("\t") for l in open(sys.argv[1])]
 t, c = {}, {}
-for n, j, tool, ix, rep, s, cpu, rss, pairs in rows:
+n = 0
+for nn, j, tool, ix, rep, s, cpu, rss, pairs in rows:
+    n = int(nn)
     t.setdefault((j, tool, ix), []).append(float(s))
     c.setdefault((j, tool, ix), []).append(float(cpu))
 med = lambda d, key: statistics.median(d[key])
@@ -106,6 +108,8 @@ for j in sorted({k[0] for k in t}):
         same = lambda tool: ref == "reference" + ("-skylakex" if tool.endswith("-skylakex") else "")
         for tool, ix in sorted({k[1:] for k in t if k[0] == j and k[1].startswith("pc-mine") and same(k[1])}):
             mt, mc = med(t, (j, tool, ix)), med(c, (j, tool, ix))
-            print(f"# threads {j}: {ref} {rix} {rt:.1f} s ({rc:.1f} s CPU), {tool} {ix} {mt:.1f} s ({mc:.1f} s CPU): "
+            # Queries: both directions' (2 n), over the whole run's wall time.
+            print(f"# threads {j}: {ref} {rix} {rt:.1f} s ({rc:.1f} s CPU, {2 * n / rt:.0f} queries/s), "
+                  f"{tool} {ix} {mt:.1f} s ({mc:.1f} s CPU, {2 * n / mt:.0f} queries/s): "
                   f"wall {rt / mt:.2f}x, CPU {rc / mc:.2f}x")
 PY
