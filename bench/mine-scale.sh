@@ -16,7 +16,7 @@
 # names what OpenBLAS detected.
 #
 # Prints one TSV row per run: n  threads  tool  index  rep  seconds
-# cpu_seconds  peak_rss_mb  pairs; then medians and the reference/pc-mine
+# cpu_seconds  peak_rss_mb  pairs  f1 (against the n/2 planted pairs); then medians and the reference/pc-mine
 # ratios per thread count, of wall time and of CPU time (user + system: on
 # shared cores wall time charges a run for whatever else was scheduled).
 # Runs alternate (each rep runs every variant once).
@@ -47,12 +47,13 @@ np.save(f"{w}/x.npy", x)
 np.save(f"{w}/y.npy", y)
 open(f"{w}/x.txt", "w").write("".join(f"s{i}\n" for i in range(n)))
 open(f"{w}/y.txt", "w").write("".join(f"t{i}\n" for i in range(n)))
+open(f"{w}/gold.tsv", "w").write("".join(f"s{perm[i]}\tt{i}\n" for i in range(n // 2)))
 PY
 grep -qw avx512f /proc/cpuinfo || SKX=no
 TOOLS=${TOOLS:-reference pc-mine reference-skylakex pc-mine-skylakex}
 [ "${SKX:-}" = no ] && TOOLS=$(echo $TOOLS | tr ' ' '\n' | grep -v skylakex | tr '\n' ' ')
 echo "# OpenBLAS as detected: $(OPENBLAS_VERBOSE=2 /usr/bin/python3 -c 'import numpy; numpy.ones((64,64)) @ numpy.ones((64,64))' 2>&1 | sed -n 's/^Core: //p' | head -1); cpu: $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
-printf 'n\tthreads\ttool\tindex\trep\tseconds\tcpu_seconds\tpeak_rss_mb\tpairs\n'
+printf 'n\tthreads\ttool\tindex\trep\tseconds\tcpu_seconds\tpeak_rss_mb\tpairs\tf1\n'
 timed() {  # threads tool index rep command...
   local j=$1 tool=$2 ix=$3 rep=$4
   shift 4
@@ -62,8 +63,11 @@ timed() {  # threads tool index rep command...
     exit 1
   fi
   read -r s u sy kb < "$W/t"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%d\t%s\n' "$N" "$j" "$tool" "$ix" "$rep" "$s" "$(echo "$u + $sy" | bc)" $((kb / 1024)) \
-    "$(($(wc -l < "$W/out") - 1))"
+  # F1 of the pairs out (first line: a header) against the n/2 planted pairs.
+  f1=$(awk -F'\t' 'NR == FNR { g[$1 "\t" $2] = 1; n++; next } FNR > 1 { o++; c += (($1 "\t" $2) in g) }
+    END { p = o ? c / o : 0; r = c / n; printf "%.4f", p + r ? 2 * p * r / (p + r) : 0 }' "$W/gold.tsv" "$W/out")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%d\t%s\t%s\n' "$N" "$j" "$tool" "$ix" "$rep" "$s" "$(echo "$u + $sy" | bc)" $((kb / 1024)) \
+    "$(($(wc -l < "$W/out") - 1))" "$f1"
 }
 for rep in $(seq "$REPS"); do
   for j in ${THREADS:-1 2}; do
@@ -96,7 +100,7 @@ import statistics, sys
 rows = [l.split("\t") for l in open(sys.argv[1])]
 t, c = {}, {}
 n = 0
-for nn, j, tool, ix, rep, s, cpu, rss, pairs in rows:
+for nn, j, tool, ix, rep, s, cpu, rss, pairs, f1 in rows:
     n = int(nn)
     t.setdefault((j, tool, ix), []).append(float(s))
     c.setdefault((j, tool, ix), []).append(float(cpu))
