@@ -17,22 +17,8 @@
 #include <random>
 #include <vector>
 
+#include "bench/thread_time.h"
 #include "libcorpus/linalg/gemm_avx512.h"
-
-namespace {
-
-double cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
@@ -53,19 +39,19 @@ int main(int argc, char** argv) {
   const double flops = 2.0 * m * n * k * kReps;
   std::vector<double> ob, pc;
   for (int r = 0; r < rounds + 1; ++r) {  // the first round warms up
-    double t0 = cpu_seconds();
+    double t0 = thread_cpu_seconds();
     for (int i = 0; i < kReps; ++i)
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), n);
-    double t1 = cpu_seconds();
+    double t1 = thread_cpu_seconds();
     if (r > 0) ob.push_back(flops / (t1 - t0) * 1e-9);
     if (!avx) continue;
-    t0 = cpu_seconds();
+    t0 = thread_cpu_seconds();
     for (int i = 0; i < kReps; ++i) corpus::linalg::gemm_avx512_nt(a.data(), b.data(), c.data(), m, n, k, false);
-    t1 = cpu_seconds();
+    t1 = thread_cpu_seconds();
     if (r > 0) pc.push_back(flops / (t1 - t0) * 1e-9);
   }
-  std::printf("%d x %d x %d\topenblas core %s\topenblas %.1f GFLOP/s", m, n, k, openblas_get_corename(), median(ob));
-  if (avx) std::printf("\tparacorp-avx512 %.1f GFLOP/s", median(pc));
+  std::printf("%d x %d x %d\topenblas core %s\topenblas %.1f GFLOP/s", m, n, k, openblas_get_corename(), median_of(ob));
+  if (avx) std::printf("\tparacorp-avx512 %.1f GFLOP/s", median_of(pc));
   std::printf("\n");
   return 0;
 }

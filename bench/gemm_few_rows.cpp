@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/thread_time.h"
 #include "mt/tensor/tensor.h"
 
 namespace {
@@ -31,17 +32,6 @@ struct Shape {
   const char* name;
   int n, k;
 };
-
-double cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -84,7 +74,7 @@ int main(int argc, char** argv) {
             const int m = ms[mi], n = shapes[s].n, k = shapes[s].k;
             // Enough products per timing for ~1 ms, the same count for every m.
             const int calls = std::max(1, 400000 / (n * k / 1000 + 1));
-            const double t0 = cpu_seconds();
+            const double t0 = thread_cpu_seconds();
             for (int i = 0; i < calls; ++i) {
               const float* wm = w[s][mode == 0 ? 0 : next_copy++ % w[s].size()].data();
               if (kn == 0)
@@ -95,7 +85,7 @@ int main(int argc, char** argv) {
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k, wm, k, 0.0f,
                             c.data(), n);
             }
-            times[idx(mode, s, mi, kn)].push_back((cpu_seconds() - t0) / calls);
+            times[idx(mode, s, mi, kn)].push_back((thread_cpu_seconds() - t0) / calls);
           }
   std::printf("few-row products C[m,n] = A[m,k] W[n,k]^T, float, 1 thread, thread CPU time; median of %d rounds; gemm_nt: %s; %s\n", repeat, mt::gemm_backend_name(),
               mt::blas_info());
@@ -107,7 +97,7 @@ int main(int argc, char** argv) {
       for (size_t mi = 0; mi < std::size(ms); ++mi) {
         std::printf("%-9s %-20s %3d", modes[mode], shapes[s].name, ms[mi]);
         for (size_t kn = 0; kn < std::size(kernels); ++kn) {
-          double t = median(times[idx(mode, s, mi, kn)]) * 1e6, t1 = median(times[idx(mode, s, 0, kn)]) * 1e6;
+          double t = median_of(times[idx(mode, s, mi, kn)]) * 1e6, t1 = median_of(times[idx(mode, s, 0, kn)]) * 1e6;
           std::printf(" %15.2f %6.2fx", t, t / t1);
         }
         std::printf("\n");
