@@ -17,7 +17,7 @@ namespace {
 
 // A product block: rows × columns of cosines, 1 MB, within a core's L2
 // cache, where the top-k test reads it back.
-constexpr uint64_t kRows = 256, kCols = 1024;
+constexpr uint64_t kBlockRows = 256, kBlockCols = 1024;
 // Queries searched at once by ivf_top_k: bounds the per-probe lists
 // (queries × nprobe × k slots) to tens of MB.
 constexpr uint64_t kQueryBatch = 32768;
@@ -80,12 +80,12 @@ TopK exact_top_k(std::span<const float> queries, std::span<const float> base, si
   const uint64_t nq = queries.size() / dim, nb = base.size() / dim;
   TopK t(nq, k);
   oneapi::tbb::enumerable_thread_specific<std::vector<float>> blocks;
-  oneapi::tbb::parallel_for(uint64_t{0}, (nq + kRows - 1) / kRows, [&](uint64_t b) {
-    const uint64_t i0 = b * kRows, ni = std::min(kRows, nq - i0);
+  oneapi::tbb::parallel_for(uint64_t{0}, (nq + kBlockRows - 1) / kBlockRows, [&](uint64_t b) {
+    const uint64_t i0 = b * kBlockRows, ni = std::min(kBlockRows, nq - i0);
     std::vector<float>& c = blocks.local();
-    c.resize(kRows * kCols);
-    for (uint64_t j0 = 0; j0 < nb; j0 += kCols) {
-      const uint64_t nj = std::min(kCols, nb - j0);
+    c.resize(kBlockRows * kBlockCols);
+    for (uint64_t j0 = 0; j0 < nb; j0 += kBlockCols) {
+      const uint64_t nj = std::min(kBlockCols, nb - j0);
       product_nt(queries.data() + i0 * dim, base.data() + j0 * dim, c.data(), ni, nj, dim);
       offer_rows(
           t, c.data(), ni, nj, [&](uint64_t i) { return i0 + i; },
@@ -125,15 +125,15 @@ TopK ivf_top_k(const IvfView& v, std::span<const float> queries, uint32_t k, uin
       const uint64_t rows = v.ids[l].size(), users = start[l + 1] - start[l];
       if (rows == 0 || users == 0) return;
       Scratch& s = scratch.local();
-      s.q.resize(kRows * d);
-      s.c.resize(kRows * kCols);
-      for (uint64_t u0 = 0; u0 < users; u0 += kRows) {
-        const uint64_t nu = std::min(kRows, users - u0);
+      s.q.resize(kBlockRows * d);
+      s.c.resize(kBlockRows * kBlockCols);
+      for (uint64_t u0 = 0; u0 < users; u0 += kBlockRows) {
+        const uint64_t nu = std::min(kBlockRows, users - u0);
         const uint64_t* slot = slots.data() + start[l] + u0;
         for (uint64_t u = 0; u < nu; ++u)
           std::copy_n(batch.data() + (slot[u] / np) * d, d, s.q.data() + u * d);
-        for (uint64_t j0 = 0; j0 < rows; j0 += kCols) {
-          const uint64_t nj = std::min(kCols, rows - j0);
+        for (uint64_t j0 = 0; j0 < rows; j0 += kBlockCols) {
+          const uint64_t nj = std::min(kBlockCols, rows - j0);
           product_nt(s.q.data(), v.vectors[l].data() + j0 * d, s.c.data(), nu, nj, d);
           offer_rows(
               per_probe, s.c.data(), nu, nj, [&](uint64_t u) { return slot[u]; },
