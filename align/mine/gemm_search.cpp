@@ -102,8 +102,7 @@ TopK ivf_top_k(const IvfView& v, std::span<const float> queries, uint32_t k, uin
   TopK out(nq, k);
   if (nq == 0 || nlist == 0) return out;
   struct Scratch {
-    std::vector<float> q, c;
-    std::vector<uint64_t> slot;
+    std::vector<float> q, c;  // a list's gathered queries, their products
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
   for (uint64_t b0 = 0; b0 < nq; b0 += kQueryBatch) {
