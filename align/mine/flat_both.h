@@ -4,8 +4,9 @@
 // would compute the whole product once per direction. Half the arithmetic
 // of two searches, and the one that dominates a Flat mine.
 //
-// Blocks are fixed (1024 rows × 4096 columns), each product runs on one
-// OpenBLAS thread inside a oneTBB task over row blocks, and every top-k is
+// Blocks are fixed (1024 rows × 4096 columns), each product (product_nt of
+// gemm_search.h: OpenBLAS or paracorp's AVX-512 kernel) runs on one thread
+// inside a oneTBB task over row blocks, and every top-k is
 // the best k by (cosine descending, id ascending) — a function of the set of
 // cosines only — so the lists do not depend on the thread count.
 #pragma once
