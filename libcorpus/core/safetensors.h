@@ -1,7 +1,8 @@
 // Model files: safetensors (DESIGN.md §4), shared by every paracorp model kind.
 //
-// Layout: 8-byte little-endian header length N, N bytes of JSON (padded with
-// spaces to a multiple of 8), then the tensor bytes. The JSON maps each tensor
+// Layout: 8-byte little-endian header length N, N bytes of JSON (the writer
+// pads it with spaces so that 8 + N is a multiple of 64; the reader takes any
+// N that keeps each tensor aligned to its element size), then the tensor bytes. The JSON maps each tensor
 // name to {"dtype", "shape", "data_offsets": [begin, end]} (offsets relative to
 // the byte buffer) and "__metadata__" to a string->string map; paracorp puts
 // "format" (paracorp.ibm1, ...), "version" and "config" (JSON text) there.
