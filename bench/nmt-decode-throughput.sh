@@ -18,8 +18,13 @@
 #                  products in OpenBLAS's AVX-512 kernels, portable few-row kernel
 #   torch          PyTorch, OpenBLAS as it detects the CPU
 #   torch-skx      PyTorch, OPENBLAS_CORETYPE=SkylakeX
-# OpenBLAS runs THREADS threads for PyTorch (torch.set_num_threads too) and
-# one for pc-nmt, whose batches run on THREADS threads. Writes its logs and
+#   pc-nmt-base    (with BASELINE=EXE, another build's bench_nmt_decode) the
+#                  baseline of a change to the engine, as pc-nmt runs
+# PyTorch runs torch.set_num_threads(THREADS) with OMP_WAIT_POLICY=PASSIVE and
+# OpenBLAS on one thread: with OpenBLAS's own pool of THREADS threads as well,
+# greedy at two threads ran 172 target tokens/s against about 1,300 at one
+# (the two pools fight over two cores). pc-nmt's batches run on THREADS
+# threads, each with one-threaded products. Writes its logs and
 # outputs to OUT_DIR (default: a temporary folder), nothing into the repository.
 set -euo pipefail
 model=$(realpath "$1")
@@ -43,9 +48,11 @@ run_side() {  # SIDE MODE THREADS HYP -> one "rep 0: ..." line
     pc-nmt) OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$sources" "$mode" "$batch" "$t" 1 "$out/ids.txt" "$hyp" ;;
     pc-nmt-skx) PARACORP_GEMM=openblas OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=1 \
       "$exe" "$model" "$sources" "$mode" "$batch" "$t" 1 "$out/ids.txt" "$hyp" ;;
-    torch) OPENBLAS_NUM_THREADS=$t /usr/bin/python3 "$here/nmt_torch_decode.py" "$model" "$out/ids.txt" "$mode" "$batch" "$t" 1 "$hyp" ;;
-    torch-skx) OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=$t \
+    torch) OMP_WAIT_POLICY=PASSIVE OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$here/nmt_torch_decode.py" "$model" "$out/ids.txt" "$mode" "$batch" "$t" 1 "$hyp" ;;
+    torch-skx) OMP_WAIT_POLICY=PASSIVE OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=1 \
       /usr/bin/python3 "$here/nmt_torch_decode.py" "$model" "$out/ids.txt" "$mode" "$batch" "$t" 1 "$hyp" ;;
+    pc-nmt-base) OPENBLAS_NUM_THREADS=1 "${BASELINE:?pc-nmt-base needs BASELINE=EXE}" "$model" "$sources" "$mode" "$batch" "$t" 1 \
+      "$out/ids.base.txt" "$hyp" ;;
     *) echo "nmt-decode-throughput: unknown side $side" >&2; exit 2 ;;
   esac
 }

@@ -8,8 +8,10 @@ do the same work on the same token ids:
     batch; a self-attention KV cache (greedy: preallocated and written in
     place; beam: grown and reordered by index_select, as Hugging Face and
     fairseq do);
-  - every row of the batch runs every step until all sentences are finished
-    or at the length limit min(max_len, ceil(2 * source tokens) + 10);
+  - greedy: a sentence that finishes (EOS, or the length limit
+    min(max_len, ceil(2 * source tokens) + 10)) leaves the batch, its rows
+    dropped from the caches by index_select; beam: all B x K rows run every
+    step until every sentence is finished;
   - greedy: the arg-max (ties to the lower id); beam K: B x K rows a pass, the
     K best continuations of a sentence by log-probability survive, a
     candidate ending in EOS finishes and narrows its sentence's beam by one,
@@ -162,22 +164,28 @@ def greedy_batch(m, srcs):
     self_kv = [(torch.empty(B, m.H, tmax, m.D), torch.empty(B, m.H, tmax, m.D)) for _ in range(cfg["dec_layers"])]
     tok = torch.full((B,), cfg["bos_id"], dtype=torch.int64)
     out = [[] for _ in range(B)]
-    done = [False] * B
+    row_of = list(range(B))  # row r decodes sentence row_of[r]; finished sentences leave the batch
     ntok = 0
     for t in range(tmax):
-        if all(done):
+        if not row_of:
             break
-        tok = torch.argmax(m.step(tok, t, self_kv, cross, mask, False), 1)  # the first maximum
-        for b, best in enumerate(tok.tolist()):
-            if done[b]:
-                continue
+        best = torch.argmax(m.step(tok, t, self_kv, cross, mask, False), 1).tolist()  # the first maximum
+        keep = []
+        for r, (b, x) in enumerate(zip(row_of, best)):
             ntok += 1
-            if best == cfg["eos_id"] or t + 1 >= limits[b]:
-                if best != cfg["eos_id"]:
-                    out[b].append(best)
-                done[b] = True
+            if x == cfg["eos_id"] or t + 1 >= limits[b]:
+                if x != cfg["eos_id"]:
+                    out[b].append(x)
             else:
-                out[b].append(best)
+                out[b].append(x)
+                keep.append(r)
+        if len(keep) < len(row_of):
+            sel = torch.tensor(keep, dtype=torch.int64)
+            self_kv = [(k.index_select(0, sel), v.index_select(0, sel)) for k, v in self_kv]
+            cross = [(k.index_select(0, sel), v.index_select(0, sel)) for k, v in cross]
+            mask = mask.index_select(0, sel)
+        row_of = [row_of[r] for r in keep]
+        tok = torch.tensor([best[r] for r in keep], dtype=torch.int64)
     return out, ntok
 
 

@@ -25,27 +25,31 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
 
   DecoderCache<float> cache;
   model.start_decoding(p, batch, tmax, cache);
+  // Row r of a pass decodes sentence row_of[r]; a sentence that finishes
+  // leaves the batch, so a pass runs only the unfinished ones.
+  std::vector<int> row_of(B), keep;
+  for (int b = 0; b < B; ++b) row_of[b] = b;
   std::vector<int32_t> tok(B, cfg.bos_id);
-  std::vector<char> done(B, 0);
   std::vector<float> logits;
-  int remaining = B;
-  for (int t = 0; t < tmax && remaining > 0; ++t) {
+  for (int t = 0; t < tmax && cache.B > 0; ++t) {
     model.decode(p, cache, tok.data(), 1, t, logits);
-    for (int b = 0; b < B; ++b) {
-      if (done[b]) continue;
+    keep.clear();
+    for (int r = 0; r < cache.B; ++r) {
+      const int b = row_of[r];
       ++st[b].passes;
-      const float* row = logits.data() + static_cast<size_t>(b) * cfg.trg_vocab;
-      int best = static_cast<int>(std::max_element(row, row + cfg.trg_vocab) - row);
-      tok[b] = best;
+      const float* row = logits.data() + static_cast<size_t>(r) * cfg.trg_vocab;
+      const int best = static_cast<int>(std::max_element(row, row + cfg.trg_vocab) - row);
       ++st[b].tokens;
       if (best == cfg.eos_id || t + 1 >= limit[b]) {
         if (best != cfg.eos_id) out[b]->push_back(best);
-        done[b] = 1;
-        --remaining;
-      } else {
-        out[b]->push_back(best);
+        continue;
       }
+      out[b]->push_back(best);
+      keep.push_back(r);
+      tok[keep.size() - 1] = best;
+      row_of[keep.size() - 1] = b;
     }
+    if (static_cast<int>(keep.size()) < cache.B) cache.compact(keep, t + 1);
   }
 }
 

@@ -303,6 +303,30 @@ void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
 }
 
 template <class T>
+void DecoderCache<T>::compact(const std::vector<int>& keep, int length) {
+  const int n = static_cast<int>(keep.size());
+  for (LayerKv<T>& kv : layers) {
+    const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
+    const int64_t self_row = static_cast<int64_t>(capacity) * C, cross_row = static_cast<int64_t>(S) * C;
+    // keep[j] >= j: each row moves forward onto a row already moved or dropped.
+    for (int j = 0; j < n; ++j) {
+      if (keep[j] == j) continue;
+      for (std::vector<T>* buf : {&kv.self_k, &kv.self_v})
+        std::copy_n(buf->data() + keep[j] * self_row, static_cast<int64_t>(length) * C, buf->data() + j * self_row);
+      for (std::vector<T>* buf : {&kv.cross_k, &kv.cross_v})
+        std::copy_n(buf->data() + keep[j] * cross_row, cross_row, buf->data() + j * cross_row);
+    }
+    kv.self_k.resize(static_cast<size_t>(n * self_row));
+    kv.self_v.resize(kv.self_k.size());
+    kv.cross_k.resize(static_cast<size_t>(n * cross_row));
+    kv.cross_v.resize(kv.cross_k.size());
+  }
+  for (int j = 0; j < n; ++j) src_len[j] = src_len[keep[j]];
+  src_len.resize(n);
+  B = n;
+}
+
+template <class T>
 void DecoderCache<T>::keep_branch(int c, int rows) {
   for (LayerKv<T>& kv : layers) kv.keep_branch(c, rows);
 }
@@ -346,6 +370,7 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
   if (t0 < 0 || Tq < 1 || last >= cache.capacity)
     throw corpus::Error(fmt::format("decoder positions {}..{} outside the cache of {}", t0, last, cache.capacity));
   Impl& m = *impl_;
+  const ChunkedProducts streamed;  // a decoding batch's rows: weights streamed, not packed
   Ctx<T> c = make_ctx<T>(cfg_, params, nullptr, 0.0f, 0);
   const int N = cache.B * Tq, C = cfg_.dim;
   m.dec_pos.resize(N);

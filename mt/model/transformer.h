@@ -104,6 +104,10 @@ struct DecoderCache {
   // (beam search). The cross-attention rows are not moved: rows[j] must
   // translate the same source as j.
   void select(const std::vector<int>& rows, int length);
+  // Keeps only the sequences `keep` (ascending), as sequences 0..keep.size()-1
+  // with their first `length` positions, cross-attention and source length:
+  // finished sentences leave a decoding batch.
+  void compact(const std::vector<int>& keep, int length);
   // After a tree pass (decode with branches > 1): positions t0+1 .. t0+rows
   // take chain c's first `rows` rows, so the cache holds that chain's path.
   void keep_branch(int c, int rows);

@@ -40,6 +40,19 @@ template <class T>
 using CVecMap = Eigen::Map<const Vec<T>>;
 
 inline constexpr int kFewRows = 16;
+// While a ChunkedProducts lives on a thread (Transformer::decode: a decoding
+// batch's passes), its float products of up to kChunkedRows rows run
+// kFewRows rows at a time through the AVX-512 few-row kernel (where that is
+// the kernel in use) instead of the packed one. Training and encoding keep
+// their products, and so their bits.
+inline constexpr int kChunkedRows = 64;
+struct ChunkedProducts {
+  ChunkedProducts();
+  ~ChunkedProducts();
+  ChunkedProducts(const ChunkedProducts&) = delete;
+  ChunkedProducts& operator=(const ChunkedProducts&) = delete;
+};
+bool chunked_products_on();
 
 // C[m,n] (+)= A[m,k] * B[n,k]^T  (the linear layer: x W^T).
 template <class T>

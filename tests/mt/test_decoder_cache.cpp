@@ -3,7 +3,9 @@
 // shared/separate vocabularies, each activation): logits of positions run
 // one at a time or a few at a time, and after going back to an earlier
 // position, equal the full-sequence logits; greedy decoding equals a greedy
-// search that runs the whole prefix through the training forward each step.
+// search that runs the whole prefix through the training forward each step;
+// a cache compacted to some of its sequences (finished sentences leaving a
+// batch) gives those sequences the logits they would have had.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -179,4 +181,43 @@ TEST_CASE("decoder cache: greedy decoding equals greedy over the training forwar
   }
   MESSAGE("greedy tokens compared: " << tokens);
   CHECK(tokens > 100);  // not vacuous: the random models do not stop at once
+}
+
+TEST_CASE("decoder cache: compacting to some sequences leaves their next logits unchanged, bit for bit") {
+  const Config cfg = variant_config({true, false, false, Activation::kGelu});
+  Transformer<float> m(cfg);
+  const std::vector<float> p = random_params(m, 7);
+  std::mt19937 g(5);
+  std::vector<std::vector<int32_t>> src;
+  for (int n : {3, 7, 5, 2}) src.push_back(random_tokens(g, n, cfg.src_vocab));
+  std::vector<const std::vector<int32_t>*> ptrs;
+  for (const auto& s : src) ptrs.push_back(&s);
+  const Batch b = make_batch(cfg, ptrs, {});
+  DecoderCache<float> whole, kept;
+  m.start_decoding(p.data(), b, 12, whole);
+  m.start_decoding(p.data(), b, 12, kept);
+  const int B = 4, V = cfg.trg_vocab;
+  std::vector<float> lw, lk;
+  std::vector<int32_t> tok(B, cfg.bos_id);
+  for (int t = 0; t < 3; ++t) {
+    m.decode(p.data(), whole, tok.data(), 1, t, lw);
+    m.decode(p.data(), kept, tok.data(), 1, t, lk);
+    for (int r = 0; r < B; ++r) tok[r] = random_tokens(g, 1, V)[0];
+  }
+  const std::vector<int> keep{1, 3};
+  kept.compact(keep, 3);
+  CHECK(kept.B == 2);
+  CHECK(kept.src_len == std::vector<int32_t>{b.src_len[1], b.src_len[3]});
+  for (int t = 3; t < 6; ++t) {
+    m.decode(p.data(), whole, tok.data(), 1, t, lw);
+    const std::vector<int32_t> ktok{tok[1], tok[3]};
+    m.decode(p.data(), kept, ktok.data(), 1, t, lk);
+    for (size_t j = 0; j < keep.size(); ++j) {
+      CAPTURE(t);
+      CAPTURE(j);
+      CHECK(std::equal(lk.begin() + static_cast<long>(j) * V, lk.begin() + static_cast<long>(j + 1) * V,
+                       lw.begin() + static_cast<long>(keep[j]) * V));
+    }
+    for (int r = 0; r < B; ++r) tok[r] = random_tokens(g, 1, V)[0];
+  }
 }
