@@ -20,7 +20,7 @@ log=$(mktemp "${TMPDIR:-/tmp}/pc-pass-cost-log.XXXXXX")
 trap 'rm -f "$exe" "$log"' EXIT
 cd "$build"
 c++ -O2 -std=c++20 -DEIGEN_DONT_PARALLELIZE -I"$root" -isystem /usr/include/eigen3 "$root/bench/nmt_pass_cost.cpp" -o "$exe" \
-  mt/libmt.a libcorpus/eval/libcorpus_eval.a libcorpus/core/libcorpus_core.a -lfmt -ltbb -lgomp \
+  mt/libmt.a libcorpus/eval/libcorpus_eval.a libcorpus/linalg/libcorpus_linalg.a libcorpus/core/libcorpus_core.a -lfmt -ltbb -lgomp \
   -lboost_program_options -lexpat -lz -lzstd -llzma -lbz2 -licui18n -licuuc -licudata -lxxhash \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so -lsentencepiece -lsentencepiece_train -lpthread
 if [ -z "$alternations" ]; then

@@ -236,8 +236,10 @@ std::string Writer::header() const {
   std::string s = j.dump();
   // The byte buffer starts at a multiple of 64 in the file (and so in the
   // page-aligned mapping): a model's first tensor, and every one after it
-  // whose offset is a multiple of 64, lie on cache lines, which the matrix
-  // kernels stream faster (a 16-row d=512 decoder pass: 8% less time).
+  // whose offset is a multiple of 64, lie on cache lines. (A d=256 model's
+  // decoder passes measured the same at 0 and 16 mod 64, bench/nmt-pass-cost.sh
+  // on both paddings of one file; an earlier d=512 measurement gave 8% less
+  // for 16 rows.)
   s.append((64 - (8 + s.size()) % 64) % 64, ' ');
   return s;
 }
