@@ -5,6 +5,8 @@
 # and with IBM1 / encoder scores and the order model trained on the split's
 # train pairs (other packages). Default LANGs: fr de es.
 # CHAIN=SPEC runs that chain instead of the default one (both runs).
+# LID_MODEL=FILE gives both runs a fastText language-ID model (--lid-model;
+# bench/lid-train.sh trains one on the catalogues of other packages).
 set -euo pipefail
 bin=$1
 work=$2
@@ -12,6 +14,7 @@ shift 2
 langs=${*:-fr de es}
 chain=()
 [ -z "${CHAIN:-}" ] || chain=(--chain "$CHAIN")
+[ -z "${LID_MODEL:-}" ] || chain+=(--lid-model "$LID_MODEL")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 [ -f "$work/split/en-fr.test.tsv" ] || bash "$here/../scripts/make-package-split.sh" "$work/split" de es fr >&2

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -68,8 +69,12 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   const corpus::TsvColumns& cols = in.columns();
   const int si = cols.index("src_text"), ti = cols.index("trg_text");
   if (si < 0 || ti < 0) throw corpus::Error("the input has no src_text and trg_text columns").at(in.name());
-  const RuleSet rules(opt.chain, opt.src_lang, opt.trg_lang);
+  const RuleSet rules(opt.chain, opt.src_lang, opt.trg_lang, opt.lid_model);
   const Chain& chain = opt.chain;
+  if (opt.lid_model != nullptr &&
+      std::none_of(chain.rules.begin(), chain.rules.end(), [](const Rule& r) { return r.kind == RuleKind::kLid; }))
+    throw corpus::ConfigError("--lid-model is for the lid rule, and the chain has none",
+                              "put lid in --chain, or leave --lid-model out");
   for (const Rule& r : chain.rules) {
     if (r.kind == RuleKind::kIbm1 && !scorer.has_ibm1())
       throw corpus::ConfigError("rule ibm1 needs an IBM1 model", "give --ibm1 MODEL (from pc-ibm1 train)");

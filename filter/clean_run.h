@@ -30,6 +30,8 @@ class Output;
 
 namespace filter {
 
+class FastTextLid;
+
 struct CleanOptions {
   Chain chain;
   std::string src_lang, trg_lang;
@@ -38,6 +40,7 @@ struct CleanOptions {
   size_t max_line = 0;  // a longer row is bad (0: no limit)
   size_t batch_bytes = 1 << 20;
   const MultiwayIndex* multiway = nullptr;  // with it: multiway_score and the multiway rule
+  const FastTextLid* lid_model = nullptr;   // with it: lid asks fastText as well as CLD2 (filter/fasttext_lid.h)
 };
 
 struct CleanCounts {

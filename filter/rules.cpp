@@ -14,6 +14,7 @@
 #include "filter/alphabet.h"
 #include "filter/debris.h"
 #include "filter/length_table.h"
+#include "filter/fasttext_lid.h"
 #include "filter/lid.h"
 
 namespace filter {
@@ -182,6 +183,33 @@ int ascii_copy_compare(std::string_view s, std::string_view t) {
   }
 }
 
+
+// The lid rule's fastText opinion (chosen on the package split's valid
+// pairs, docs/clean.md): a side is in another language when the model's best
+// label is another language with p >= kFastTextTop and the expected one gets
+// p < kFastTextExpected. A side of one word is left alone: catalogue strings
+// such as "Éxito" are Galician and Spanish alike, and the model is sure of
+// one of them. English or the other side's language on a side under 10
+// words is not evidence either, as for CLD2 (shared technical terms).
+constexpr float kFastTextTop = 0.5f;
+constexpr float kFastTextExpected = 0.02f;
+constexpr uint32_t kFastTextMinWords = 2;
+constexpr uint32_t kFastTextMinSpaceless = 4;  // letters, for scripts written without spaces
+
+bool fasttext_other_language(const FastTextLid& m, std::string_view x, std::string_view lang, std::string_view other,
+                             const TextStats& st) {
+  const bool spaceless = st.spaceless * 2 >= st.letters && st.letters > 0;
+  if (spaceless ? st.spaceless < kFastTextMinSpaceless : st.words < kFastTextMinWords) return false;
+  const std::vector<FastTextLid::Guess> g = m.predict(x);
+  if (g.empty() || g.front().p < kFastTextTop || same_language(g.front().lang, lang)) return false;
+  float expected = 0;
+  for (const auto& e : g)
+    if (same_language(e.lang, lang)) expected += e.p;
+  if (expected >= kFastTextExpected) return false;
+  const std::string_view top = g.front().lang;
+  return !(st.words < 10 && (same_language(top, "en") || same_language(top, other)));
+}
+
 }  // namespace
 
 std::string_view primary_language(std::string_view code) {
@@ -200,8 +228,8 @@ bool is_url_or_email(std::string_view s) {
   return at != std::string::npos && at > 0 && l.find('.', at) != std::string::npos && l.find('.', at) + 1 < l.size();
 }
 
-RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang)
-    : chain_(chain), src_lang_(std::move(src_lang)), trg_lang_(std::move(trg_lang)) {
+RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model)
+    : chain_(chain), src_lang_(std::move(src_lang)), trg_lang_(std::move(trg_lang)), lid_model_(lid_model) {
   for (const Rule& r : chain_.rules) {
     if (r.needs_langs() && (src_lang_.empty() || trg_lang_.empty()))
       throw corpus::ConfigError("rule " + r.name() + " needs both languages",
@@ -312,8 +340,10 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       // left to same and untranslated.
       auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& other, const TextStats& st) {
         std::string g = lc.guess(x);
-        if (g == "und" || g == primary_language(lc.language())) return false;
-        return !(st.words < 10 && (g == "en" || g == primary_language(other)));
+        if (g != "und" && g != primary_language(lc.language()) &&
+            !(st.words < 10 && (g == "en" || g == primary_language(other))))
+          return true;
+        return lid_model_ != nullptr && fasttext_other_language(*lid_model_, x, lc.language(), other, st);
       };
       return bad(*src_lid_, s, trg_lang_, p.src()) || bad(*trg_lid_, t, src_lang_, p.trg());
     }

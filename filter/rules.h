@@ -27,12 +27,14 @@ struct PairScores {
 struct SidePair;
 class LanguageCheck;
 class Alphabet;
+class FastTextLid;
 
 class RuleSet {
  public:
   // `src_lang`/`trg_lang` may be empty unless the chain has lid or script
-  // (ConfigError). Reads the patterns file (Error naming it).
-  RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang);
+  // (ConfigError). Reads the patterns file (Error naming it). With
+  // `lid_model` (kept by the caller), lid asks it as well as CLD2.
+  RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model = nullptr);
 
   // The index in chain.rules of the first stateless rule the pair fails, or
   // -1. Dedup and limits are left to the caller.
@@ -49,6 +51,7 @@ class RuleSet {
   double expected_log_words_ = 0, expected_log_chars_ = 0;  // wratio: log(trg/src) the languages lead to expect
   std::vector<std::regex> patterns_;
   std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
+  const FastTextLid* lid_model_ = nullptr;
   std::shared_ptr<const Alphabet> src_abc_, trg_abc_;
 };
 

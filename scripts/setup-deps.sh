@@ -40,6 +40,10 @@ PACKAGES=(
   libeigen3-dev libopenblas-dev libopenblas0-pthread libsentencepiece-dev
   # pc-mine: k-nearest-neighbour search (Flat, IVF, HNSW, PQ indexes)
   libfaiss-dev
+  # pc-clean: the lid rule's optional fastText language-ID model (libfasttext);
+  # the fasttext command trains the small models its tests load, and its
+  # Python predict is the reference the rule's probabilities are checked against
+  libfasttext-dev fasttext python3-fasttext
   # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md)
   clang libclang-rt-14-dev
 )

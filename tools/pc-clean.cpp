@@ -7,6 +7,7 @@
 #include "align/encoder.h"
 #include "align/ibm1_model.h"
 #include "filter/clean_run.h"
+#include "filter/fasttext_lid.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
@@ -20,7 +21,7 @@ using namespace corpus;
 namespace {
 
 struct Opts {
-  std::string chain, src_file, trg_file, ibm1, encoder, rejected;
+  std::string chain, src_file, trg_file, ibm1, encoder, rejected, lid_model;
   std::vector<std::string> multiway, order_lm;
   bool annotate = false;
   double floor = 1e-4;
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
              filter::kDefaultChain);
   app.flag("annotate", &o.annotate, "keep every row and add clean_reason (keep or the rule that rejects it)");
   app.option("rejected", "FILE", &o.rejected, "write the rejected rows there, with clean_reason");
+  app.option("lid-model", "MODEL", &o.lid_model,
+             "fastText language-ID model (.bin/.ftz, e.g. lid.176): lid asks it where CLD2 is unsure");
   app.group("Scores");
   app.option("ibm1", "MODEL", &o.ibm1, "pc-ibm1 model: add ibm1_score (q_max, both directions) and clean_score");
   app.option("encoder", "MODEL", &o.encoder, "pc-embed model (train or import): add cos_score (encoder cosine) and clean_score");
@@ -101,6 +104,12 @@ int main(int argc, char** argv) {
       order_trg = filter::OrderLm::train_files(o.order_lm, "trg_text");
       order_src = filter::OrderLm::train_files(o.order_lm, "src_text");
       scorer.set_order(&order_trg, &order_src);
+    }
+    std::unique_ptr<filter::FastTextLid> lid_model;
+    if (!o.lid_model.empty()) {
+      lid_model = std::make_unique<filter::FastTextLid>(o.lid_model);
+      ctx.note_input(o.lid_model);
+      opt.lid_model = lid_model.get();
     }
     filter::MultiwayIndex multiway;
     if (!o.multiway.empty()) {

@@ -19,6 +19,15 @@ DIR/tiny.nmt.safetensors, DIR/sep.nmt.safetensors and DIR/en-fr.tmx (paracorp's 
     --spm-type bpe DIR/small.tsv
   pc-tmx -s en -t fr -o DIR/en-fr.tmx tests/data/en-fr.tsv
 
+and the fasttext seeds from DIR/tiny.lid.bin and DIR/tiny.lid.ftz, made with
+Debian's fasttext command from 40 French and 40 German sample targets:
+
+  { sed -n 2,41p data/samples/bitext/en-fr.tsv | cut -f2 | sed 's/^/__label__fr /'
+    sed -n 2,41p data/samples/bitext/en-de.tsv | cut -f2 | sed 's/^/__label__de /'; } > DIR/lid.txt
+  fasttext supervised -input DIR/lid.txt -output DIR/tiny.lid -dim 2 -minn 2 -maxn 3 \
+    -bucket 64 -epoch 1 -thread 1 -seed 1
+  fasttext quantize -input DIR/lid.txt -output DIR/tiny.lid -qnorm -cutoff 300
+
 SentencePiece stores a 240 KB normalisation table in every model; the nmt
 and spm seeds drop it (the model then normalises nothing) so that a seed is
 a few KB and the fuzzer mutates the pieces and the file, not the table.
@@ -256,6 +265,8 @@ def main():
         {"__metadata__": {"format": "test"}, "f64": ("F64", [2]), "i32": ("I32", [2, 2]), "u8": ("U8", [3])},
         {"f64": struct.pack("<2d", 1.5, -2), "i32": struct.pack("<4i", 1, 2, 3, 4), "u8": b"abc"}))
     if args.models:
+        for ext in ("bin", "ftz"):
+            write("fasttext", "tiny-lid." + ext, read(args.models, "tiny.lid." + ext))
         ibm1 = read(args.models, "toy.ibm1.safetensors")
         write("ibm1", "toy.safetensors", ibm1)
         write("safetensors", "toy-ibm1.safetensors", ibm1)

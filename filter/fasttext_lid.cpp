@@ -1,0 +1,81 @@
+#include "filter/fasttext_lid.h"
+
+#include <fasttext/fasttext.h>
+#include <fmt/format.h>
+#include <unicode/locid.h>
+
+#include <cctype>
+#include <cerrno>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "filter/fasttext_format.h"
+#include "filter/rules.h"
+#include "libcorpus/core/error.h"
+
+namespace filter {
+namespace {
+
+// checkModel() is protected: a loader that reads from a stream fastText's
+// own way (magic and version first, then the rest).
+class Loader : public fasttext::FastText {
+ public:
+  void load(std::istream& in) {
+    if (!checkModel(in)) throw corpus::Error("not a fastText model file");
+    loadModel(in);
+  }
+};
+
+std::string iso3(std::string_view code) {
+  std::string p(primary_language(code));
+  for (char& c : p) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (p.size() != 2) return p;
+  const char* three = icu::Locale(p.c_str()).getISO3Language();
+  return three != nullptr && *three != '\0' ? std::string(three) : p;
+}
+
+}  // namespace
+
+bool same_language(std::string_view label, std::string_view lang) { return iso3(label) == iso3(lang); }
+
+FastTextLid::FastTextLid(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw corpus::Error(corpus::errno_text(errno)).at(path);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) throw corpus::Error("read error: " + corpus::errno_text(errno)).at(path);
+  FastTextShape shape;
+  try {
+    shape = check_fasttext_model(bytes);
+  } catch (corpus::Error& e) {
+    throw e.at(path);
+  }
+  auto loader = std::make_unique<Loader>();
+  try {
+    std::istringstream in(std::move(bytes));
+    loader->load(in);
+  } catch (const std::exception& e) {
+    throw corpus::Error(fmt::format("fastText could not load the model: {}", e.what())).at(path);
+  }
+  labels_ = shape.labels;
+  model_ = std::move(loader);
+}
+
+FastTextLid::~FastTextLid() = default;
+
+std::vector<FastTextLid::Guess> FastTextLid::predict(std::string_view text) const {
+  std::istringstream in(std::string(text) + "\n");
+  std::vector<std::pair<fasttext::real, std::string>> out;
+  model_->predictLine(in, out, -1, 0.0);
+  std::vector<Guess> g;
+  g.reserve(out.size());
+  constexpr std::string_view kPrefix = "__label__";
+  for (auto& [p, label] : out) {
+    std::string_view l = label;
+    if (l.starts_with(kPrefix)) l.remove_prefix(kPrefix.size());
+    g.push_back({std::string(l), p});
+  }
+  return g;
+}
+
+}  // namespace filter
