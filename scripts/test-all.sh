@@ -4,8 +4,9 @@
 #   test      gcc, warnings as errors: every unit, CLI, man-page, include,
 #             install, crash and integration test
 #   sanitize  clang, every library and tool under AddressSanitizer + UBSan:
-#             the same suite but the SIGKILL tests and two minutes-long
-#             training runs, and each libFuzzer target 5 s on its seed corpus
+#             the same suite but the SIGKILL tests, two minutes-long
+#             training runs and the threads-identical rows (run by test and
+#             tsan), and each libFuzzer target 5 s on its seed corpus
 #   tsan      gcc, ThreadSanitizer, against a oneTBB built with it: the
 #             multi-threaded tests (EM, ingest, split, tmx, eval, train,
 #             translate) and the probe that shows races are seen
