@@ -10,7 +10,7 @@
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string bytes = fuzz::bytes(data, size);
+  const std::string bytes(fuzz::bytes(data, size));
   try {
     (void)filter::check_fasttext_model(bytes);
   } catch (const corpus::Error&) {
