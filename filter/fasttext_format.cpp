@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -18,6 +19,7 @@ constexpr int32_t kCentroids = 256;    // ProductQuantizer::ksub_
 constexpr int32_t kMaxDim = 1 << 16;
 constexpr int32_t kMaxVocab = 30000000;  // Dictionary::MAX_VOCAB_SIZE
 constexpr size_t kMaxWordBytes = 1 << 16;
+constexpr float kMaxWeight = 65536.0f;
 constexpr char kHint[] = "give a fastText supervised model file (.bin or .ftz), e.g. lid.176.bin";
 
 class Reader {
@@ -36,6 +38,25 @@ class Reader {
   void skip(int64_t n, size_t size, const char* what) {
     if (n < 0 || static_cast<uint64_t>(n) > (b_.size() - pos_) / size) truncated(what);
     pos_ += static_cast<size_t>(n) * size;
+  }
+  // Skips n floats, n read from the file, each finite and at most
+  // kMaxWeight in size: fastText throws from inside a prediction on a NaN
+  // (DenseMatrix::EncounteredNaNError), and huge finite weights overflow its
+  // sums into one. With every stored float (a quantised row's centroid and
+  // norm alike) under 2^16, a product of dimension up to 2^16 over a line's
+  // sum of rows stays far from float's 2^128.
+  void floats(int64_t n, const char* what) {
+    const size_t at = pos_;
+    skip(n, sizeof(float), what);
+    for (size_t i = at; i < pos_; i += sizeof(float)) {
+      float f;
+      std::memcpy(&f, b_.data() + i, sizeof f);
+      if (!(std::fabs(f) <= kMaxWeight)) {
+        pos_ = i;
+        bad(std::isnan(f) ? fmt::format("{} holds NaN", what)
+                          : fmt::format("{} holds {:g}, over {:g} in size", what, f, kMaxWeight));
+      }
+    }
   }
   std::string_view word() {
     const size_t end = b_.find('\0', pos_);
@@ -74,7 +95,7 @@ void dense_matrix(Reader& r, const char* what, int64_t rows, int32_t dim) {
   const auto m = r.get<int64_t>(what), n = r.get<int64_t>(what);
   if (n != dim) r.bad(fmt::format("{} has {} columns, the model's dimension is {}", what, n, dim));
   if (m != rows) r.bad(fmt::format("{} has {} rows, the dictionary needs {}", what, m, rows));
-  r.skip(m * n, sizeof(float), what);
+  r.floats(m * n, what);
 }
 
 // A product quantiser of vectors of `dim` floats (ProductQuantizer::load);
@@ -88,7 +109,7 @@ int32_t quantiser(Reader& r, const char* what, int32_t dim) {
   if (nsubq != want_nsubq || last != want_last)
     r.bad(fmt::format("{}: a quantiser of {} sub-vectors (the last of {}), expected {} (the last of {})", what,
                       nsubq, last, want_nsubq, want_last));
-  r.skip(static_cast<int64_t>(dim) * kCentroids, sizeof(float), what);
+  r.floats(static_cast<int64_t>(dim) * kCentroids, what);
   return nsubq;
 }
 

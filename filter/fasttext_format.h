@@ -18,7 +18,9 @@
 // code size as int32, the codes, a product quantiser (dim, nsubq, dsub,
 // lastdsub as int32, dim x 256 floats) and with the norm flag the norm codes
 // and a one-dimensional quantiser); then the output matrix the same way
-// (quantised only when the input is). Nothing may follow.
+// (quantised only when the input is). Nothing may follow, and every float
+// is finite and at most 65536 in size (fastText throws from inside a
+// prediction on a NaN, and huge weights overflow its sums into one).
 #pragma once
 
 #include <cstdint>

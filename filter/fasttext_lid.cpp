@@ -66,7 +66,11 @@ FastTextLid::~FastTextLid() = default;
 std::vector<FastTextLid::Guess> FastTextLid::predict(std::string_view text) const {
   std::istringstream in(std::string(text) + "\n");
   std::vector<std::pair<fasttext::real, std::string>> out;
-  model_->predictLine(in, out, -1, 0.0);
+  try {
+    model_->predictLine(in, out, -1, 0.0);
+  } catch (const std::exception& e) {  // the file check leaves fastText nothing to throw on; a last guard
+    throw corpus::Error(fmt::format("fastText failed on a prediction: {}", e.what()));
+  }
   std::vector<Guess> g;
   g.reserve(out.size());
   constexpr std::string_view kPrefix = "__label__";

@@ -157,6 +157,15 @@ TEST_CASE("fastText model check: matrices must fit the dictionary and the file")
   m.pruned = 0;  // a pruned dictionary needs a quantised input matrix
   CHECK(error_of(m).find("pruned dictionary with a dense input matrix") != std::string::npos);
   m = Model{};
+  m.out[3] = std::nanf("");  // fastText throws from inside predict on a NaN
+  CHECK(error_of(m).find("the output matrix holds NaN") != std::string::npos);
+  m = Model{};
+  m.in[0] = INFINITY;
+  CHECK(error_of(m).find("the input matrix holds inf, over 65536 in size") != std::string::npos);
+  m = Model{};
+  m.in[2] = 3e37f;  // finite, but the sums of a prediction overflow into a NaN
+  CHECK(error_of(m).find("the input matrix holds 3e+37, over 65536 in size") != std::string::npos);
+  m = Model{};
   m.trailer.push_back('x');
   CHECK(error_of(m).find("1 bytes after the output matrix") != std::string::npos);
 }
