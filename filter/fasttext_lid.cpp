@@ -5,6 +5,7 @@
 #include <unicode/locid.h>
 
 #include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <fstream>
 #include <iterator>
@@ -27,17 +28,15 @@ class Loader : public fasttext::FastText {
   }
 };
 
-std::string iso3(std::string_view code) {
+}  // namespace
+
+std::string language_code(std::string_view code) {
   std::string p(primary_language(code));
   for (char& c : p) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (p.size() != 2) return p;
   const char* three = icu::Locale(p.c_str()).getISO3Language();
   return three != nullptr && *three != '\0' ? std::string(three) : p;
 }
-
-}  // namespace
-
-bool same_language(std::string_view label, std::string_view lang) { return iso3(label) == iso3(lang); }
 
 FastTextLid::FastTextLid(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -57,28 +56,33 @@ FastTextLid::FastTextLid(const std::string& path) {
   } catch (const std::exception& e) {
     throw corpus::Error(fmt::format("fastText could not load the model: {}", e.what())).at(path);
   }
-  labels_ = shape.labels;
+  const auto dict = loader->getDictionary();
+  constexpr std::string_view kPrefix = "__label__";
+  for (int32_t i = 0; i < shape.labels; ++i) {
+    std::string l = dict->getLabel(i);
+    if (std::string_view(l).starts_with(kPrefix)) l.erase(0, kPrefix.size());
+    codes_.push_back(language_code(l));
+    labels_.push_back(std::move(l));
+  }
   model_ = std::move(loader);
 }
 
 FastTextLid::~FastTextLid() = default;
 
 std::vector<FastTextLid::Guess> FastTextLid::predict(std::string_view text) const {
+  // What predictLine does, keeping label indices rather than copying names.
   std::istringstream in(std::string(text) + "\n");
-  std::vector<std::pair<fasttext::real, std::string>> out;
+  std::vector<int32_t> words, unused;
+  fasttext::Predictions out;
   try {
-    model_->predictLine(in, out, -1, 0.0);
+    model_->getDictionary()->getLine(in, words, unused);
+    model_->predict(-1, words, out, 0.0);
   } catch (const std::exception& e) {  // the file check leaves fastText nothing to throw on; a last guard
     throw corpus::Error(fmt::format("fastText failed on a prediction: {}", e.what()));
   }
   std::vector<Guess> g;
   g.reserve(out.size());
-  constexpr std::string_view kPrefix = "__label__";
-  for (auto& [p, label] : out) {
-    std::string_view l = label;
-    if (l.starts_with(kPrefix)) l.remove_prefix(kPrefix.size());
-    g.push_back({std::string(l), p});
-  }
+  for (const auto& [logp, i] : out) g.push_back({labels_[i], codes_[i], std::exp(logp)});
   return g;
 }
 

@@ -27,22 +27,28 @@ class FastTextLid {
   FastTextLid& operator=(const FastTextLid&) = delete;
 
   struct Guess {
-    std::string lang;  // the label without "__label__", as in the model ("fr", "fra_Latn")
+    std::string_view lang;  // the label without "__label__", as in the model ("fr", "fra_Latn")
+    std::string_view code;  // language_code(lang), worked out once at load
     float p = 0;
   };
   // Every label with its probability for `text` (one line of valid UTF-8),
-  // best first, as fastText's Python predict(text, k=-1) gives them.
+  // best first, as fastText's Python predict(text, k=-1) gives them. The
+  // views live as long as the model.
   std::vector<Guess> predict(std::string_view text) const;
-  int labels() const { return labels_; }
+  int labels() const { return static_cast<int>(labels_.size()); }
 
  private:
   std::unique_ptr<fasttext::FastText> model_;
-  int labels_ = 0;
+  std::vector<std::string> labels_, codes_;  // by label index
 };
 
-// Whether a model's label names language `lang` (a BCP 47 or ISO 639 code):
-// the primary subtags compared, two-letter codes through ICU's ISO 639-3
-// names, so "fra_Latn" matches "fr" and "pt_BR" matches "pt".
-bool same_language(std::string_view label, std::string_view lang);
+// The code two language names are compared by: the primary subtag, lower
+// case, two-letter codes as ICU's ISO 639-3 names ("fra_Latn" and "fr" are
+// both "fra"; "pt_BR" is "por").
+std::string language_code(std::string_view lang);
+// Whether a model's label names language `lang` (a BCP 47 or ISO 639 code).
+inline bool same_language(std::string_view label, std::string_view lang) {
+  return language_code(label) == language_code(lang);
+}
 
 }  // namespace filter

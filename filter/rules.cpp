@@ -196,18 +196,19 @@ constexpr float kFastTextExpected = 0.02f;
 constexpr uint32_t kFastTextMinWords = 2;
 constexpr uint32_t kFastTextMinSpaceless = 4;  // letters, for scripts written without spaces
 
-bool fasttext_other_language(const FastTextLid& m, std::string_view x, std::string_view lang, std::string_view other,
+// `code` and `other` are language_code()s.
+bool fasttext_other_language(const FastTextLid& m, std::string_view x, std::string_view code, std::string_view other,
                              const TextStats& st) {
   const bool spaceless = st.spaceless * 2 >= st.letters && st.letters > 0;
   if (spaceless ? st.spaceless < kFastTextMinSpaceless : st.words < kFastTextMinWords) return false;
   const std::vector<FastTextLid::Guess> g = m.predict(x);
-  if (g.empty() || g.front().p < kFastTextTop || same_language(g.front().lang, lang)) return false;
+  if (g.empty() || g.front().p < kFastTextTop || g.front().code == code) return false;
   float expected = 0;
   for (const auto& e : g)
-    if (same_language(e.lang, lang)) expected += e.p;
+    if (e.code == code) expected += e.p;
   if (expected >= kFastTextExpected) return false;
-  const std::string_view top = g.front().lang;
-  return !(st.words < 10 && (same_language(top, "en") || same_language(top, other)));
+  const std::string_view top = g.front().code;
+  return !(st.words < 10 && (top == "eng" || top == other));  // "eng": language_code("en")
 }
 
 }  // namespace
@@ -242,6 +243,8 @@ RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang,
     if (r.kind == RuleKind::kLid) {
       src_lid_ = std::make_shared<LanguageCheck>(src_lang_);
       trg_lid_ = std::make_shared<LanguageCheck>(trg_lang_);
+      src_code_ = language_code(src_lang_);
+      trg_code_ = language_code(trg_lang_);
     }
     if (r.kind == RuleKind::kAlphabet) {
       src_abc_ = std::make_shared<Alphabet>(src_lang_);
@@ -338,14 +341,16 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       // other side's language, which shares their terms): such a guess on a
       // side of fewer than 10 words is not taken as evidence. Copies are
       // left to same and untranslated.
-      auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& other, const TextStats& st) {
+      auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& other, const TextStats& st,
+                     const std::string& code, const std::string& other_code) {
         std::string g = lc.guess(x);
         if (g != "und" && g != primary_language(lc.language()) &&
             !(st.words < 10 && (g == "en" || g == primary_language(other))))
           return true;
-        return lid_model_ != nullptr && fasttext_other_language(*lid_model_, x, lc.language(), other, st);
+        return lid_model_ != nullptr && fasttext_other_language(*lid_model_, x, code, other_code, st);
       };
-      return bad(*src_lid_, s, trg_lang_, p.src()) || bad(*trg_lid_, t, src_lang_, p.trg());
+      return bad(*src_lid_, s, trg_lang_, p.src(), src_code_, trg_code_) ||
+             bad(*trg_lid_, t, src_lang_, p.trg(), trg_code_, src_code_);
     }
     case RuleKind::kScript: return script_fails(p.src(), src_scripts_) || script_fails(p.trg(), trg_scripts_);
     case RuleKind::kAlphabet: return src_abc_->foreign_letters(s) > 0 || trg_abc_->foreign_letters(t) > 0;

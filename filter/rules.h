@@ -52,6 +52,7 @@ class RuleSet {
   std::vector<std::regex> patterns_;
   std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
   const FastTextLid* lid_model_ = nullptr;
+  std::string src_code_, trg_code_;  // language_code()s, for the model's labels
   std::shared_ptr<const Alphabet> src_abc_, trg_abc_;
 };
 
