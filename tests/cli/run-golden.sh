@@ -38,27 +38,35 @@ IFS=$'\t' read -r _ want_exit want_out want_err cmd <<<"$row"
 : "${PC_SRC:=$(cd "$here/../.." && pwd)}"
 export PC_BIN PATH="$PC_BIN:$PATH"
 export DATA="$PC_SRC/tests/data" SAMPLES="$PC_SRC/data/samples" EXPECTED="$here/expected" PC_ASAN="${PC_ASAN:-}"
-# tiny_nmt STEPS: m.safetensors in the current folder, the model of
-#   pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1
-#     --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps STEPS -q $DATA/nmt/train.tsv
-# trained once per build of pc-nmt (the key is its size and modification time)
-# and copied: training is seeded and gives the same file on every run, and
-# 42 rows of pc-nmt.tst start from it (1.7 s each under AddressSanitizer).
-tiny_nmt() {
-  local cache="$PC_BIN/../tests/golden-cache" key tmp
-  key=$(stat -c '%s-%Y' "$PC_BIN/pc-nmt")-$1
-  if [ ! -s "$cache/tiny-$key.safetensors" ]; then
-    mkdir -p "$cache" && tmp=$(mktemp -d "$cache/.train.XXXXXX") || return 1
-    pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 \
-      --warmup 2 --max-steps "$1" -q -o "$tmp/m.safetensors" "$DATA/nmt/train.tsv" &&
-      mv -f "$tmp/m.safetensors" "$cache/tiny-$key.safetensors"
+# cached FILE TOOL ARG...: runs TOOL ARG... with FILE, where it stands among
+# the arguments, replaced by a temporary name, and keeps what it wrote in
+# build/tests/golden-cache; the next row with the same command copies it. The
+# key is the tool's size and modification time, the arguments, and the bytes
+# of every argument that is a file: the models these rows train are seeded
+# and come out the same on every run. Many rows start from the same small
+# model (pc-nmt and pc-embed training: 2-3 s each under AddressSanitizer).
+cached() {
+  local file=$1 tool=$2 cache="$PC_BIN/../tests/golden-cache" key tmp a args=()
+  shift
+  key=$( { stat -c '%s-%Y' "$(command -v "$tool")" && printf '%s\0' "$@" &&
+           for a in "$@"; do if [ "$a" != "$file" ] && [ -f "$a" ]; then sha1sum <"$a"; fi; done; } | sha1sum | cut -c1-40) || return 1
+  if [ ! -s "$cache/$key" ]; then
+    mkdir -p "$cache" && tmp=$(mktemp -d "$cache/.run.XXXXXX") || return 1
+    for a in "$@"; do [ "$a" = "$file" ] && args+=("$tmp/out") || args+=("$a"); done
+    "${args[@]}" && mv -f "$tmp/out" "$cache/$key"
     local rc=$?
     rm -rf "$tmp"
     [ "$rc" = 0 ] || return "$rc"
   fi
-  cp "$cache/tiny-$key.safetensors" m.safetensors
+  cp "$cache/$key" "$file"
 }
-export -f tiny_nmt
+# tiny_nmt STEPS: m.safetensors in the current folder, the tiny model 42
+# rows of pc-nmt.tst start from.
+tiny_nmt() {
+  cached m.safetensors pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 \
+    --batch-tokens 512 --warmup 2 --max-steps "$1" -q -o m.safetensors "$DATA/nmt/train.tsv"
+}
+export -f cached tiny_nmt
 work=$(mktemp -d "${TMPDIR:-/tmp}/pc-golden.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/cwd" && cd "$work/cwd" || exit 2
