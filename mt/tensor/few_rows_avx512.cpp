@@ -22,8 +22,10 @@
 // while all of them compute (16 rows: 12% off a d=512 pass against the first
 // group prefetching all of it). Where the input rows and the weight tile do
 // not fit in L1 together, k is cut into blocks so that the weight tile's
-// block stays there for all row groups. Input rows off a 64-byte boundary are
-// copied to an aligned buffer first.
+// block stays there for all row groups. 1 and 2 rows go in tiles of
+// kSmallTileCols weight rows or one weight row at a time, by CPU
+// (few_rows_small_m_default). Input rows off
+// a 64-byte boundary are copied to an aligned buffer first.
 #include "mt/tensor/few_rows_avx512.h"
 
 #include <immintrin.h>
@@ -41,6 +43,7 @@ namespace mt {
 namespace {
 
 constexpr int kTileCols = 4;            // weight rows of a column tile
+constexpr int kSmallTileCols = 8;       // the same for 1 and 2 rows with FewRowsSmallM::kTiles
 constexpr int kRowGroup = 4;            // input rows of a register tile (kRowGroup x kTileCols accumulators)
 constexpr int kL1Budget = 40 * 1024;    // of a 48 KB L1: the input rows and the weight tile of one k block
 
@@ -58,17 +61,17 @@ PARACORP_AVX512 inline float few512_reduce(__m512 v) {
   return s2[0] + s2[1];
 }
 
-// acc[r * C + c] += A[r, p0..p1) . B[c, p0..p1) lane by lane (A rows at a,
-// B rows at b, both with row length k); p0 is a multiple of 16 and p1 is
-// one or k. The same columns of the pf_rows rows at pf are prefetched (a
-// part of the next column tile).
+// acc[r * C + c] += A[r, p0..p1) . B[c, p0..p1) lane by lane, from +0 when
+// p0 = 0 (A rows at a, B rows at b, both with row length k); p0 is a
+// multiple of 16 and p1 is one or k. The same columns of the pf_rows rows
+// at pf are prefetched (a part of the next column tile).
 template <int R, int C>
 PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const float* a, const float* b, int k, int p0,
                                                                        int p1, __m512* acc, const float* pf,
                                                                        int pf_rows) {
   __m512 s[R * C];
 #pragma GCC unroll 32
-  for (int t = 0; t < R * C; ++t) s[t] = acc[t];
+  for (int t = 0; t < R * C; ++t) s[t] = p0 == 0 ? _mm512_setzero_ps() : acc[t];
   int p = p0;
   for (; p + 16 <= p1; p += 16) {
     __m512 w[C];
@@ -99,10 +102,14 @@ PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const flo
   for (int t = 0; t < R * C; ++t) acc[t] = s[t];
 }
 
-// few512_tile for the `rows` (1 <= rows <= 4) rows at a.
+// few512_tile for the `rows` (1 <= rows <= 4; <= 2 when C > kTileCols) rows at a.
 template <int C>
 PARACORP_AVX512 inline void few512_group(int rows, const float* a, const float* b, int k, int p0, int p1,
                                          __m512* acc, const float* pf, int pf_rows) {
+  if constexpr (C > kTileCols) {  // tiles this wide only for 1 and 2 rows (registers)
+    if (rows == 1) return few512_tile<1, C>(a, b, k, p0, p1, acc, pf, pf_rows);
+    return few512_tile<2, C>(a, b, k, p0, p1, acc, pf, pf_rows);
+  }
   switch (rows) {
     case 1: return few512_tile<1, C>(a, b, k, p0, p1, acc, pf, pf_rows);
     case 2: return few512_tile<2, C>(a, b, k, p0, p1, acc, pf, pf_rows);
@@ -116,10 +123,10 @@ PARACORP_AVX512 inline void few512_group(int rows, const float* a, const float* 
 template <int C, int G>  // G <= 4
 PARACORP_AVX512 void few512_columns(const float* a, const float* b, const float* pf, float* c, int m, int n, int k,
                                     int j, int kb, bool accumulate) {
-  __m512 acc[kFewRows * C];
-  for (int t = 0; t < m * C; ++t) acc[t] = _mm512_setzero_ps();
+  __m512 acc[kFewRows * C];  // set by the first k block (p0 = 0), which starts from +0
   const int groups = (m + G - 1) / G;
-  for (int p0 = 0; p0 < k; p0 += kb) {
+  // (k = 0: one empty block, which sets the sums to +0)
+  for (int p0 = 0; p0 < k || p0 == 0; p0 += kb) {
     const int p1 = std::min(k, p0 + kb);
     // row group g prefetches rows [g C / groups, (g + 1) C / groups) of the
     // next tile; one weight row at a time is one sequential stream, which
@@ -160,16 +167,34 @@ PARACORP_AVX512 void few512_run(const float* a, const float* b, float* c, int m,
 
 }  // namespace
 
+FewRowsSmallM few_rows_small_m_default() {
+  // Measured (weights streamed, the products of a d=512 pass; 2-core shared
+  // VMs, so only large differences count). AMD Zen 5: 1 and 2 rows one weight
+  // row at a time without software prefetch (1 row: 1.02-1.06x the portable
+  // kernel's time, against 1.12-1.19x with the tiles and the prefetch).
+  // Intel Xeon (Ice Lake, 2026-12-04): the other way round. The products of
+  // a d=512 pass, 1 row: 11.2-12.1 ms one weight row at a time, 8.3-8.7 ms
+  // in tiles of 4 weight rows with the next tile prefetched, 7.9-8.3 ms in
+  // tiles of 8 (2 rows: 12.0-12.3, 8.6-9.1, 8.1-8.3; tiles of 8 at 3 to 8
+  // rows, as groups of 2 rows, no faster than 4 x 4); the whole pass in
+  // bench/results/gemm-few-rows.txt. There one sequential stream without
+  // software prefetch reads the weights slower than 4 or 8 with it.
+  static const FewRowsSmallM choice =
+      __builtin_cpu_is("amd") ? FewRowsSmallM::kWeightRows : FewRowsSmallM::kTiles;
+  return choice;
+}
+
 PARACORP_AVX512 void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k,
                                         bool accumulate) {
-  // Measured (weights streamed, products of the d=512 shapes; a 2-core shared
-  // VM, so only large differences count): 1 and 2 rows one weight row at a
-  // time without software prefetch (1 row: 1.02-1.06x the portable kernel's
-  // time, against 1.12-1.19x with 4 x 1 tiles and the prefetch, 1.24-1.31x
-  // with the tiles alone); from 3 rows 4 x 4 tiles with the prefetch (4
-  // rows: one weight row at a time 1.2x slower; without the prefetch 4 rows
-  // cost 1.4-1.6x one). Row groups of 6 or 8 (tiles 6 x 4, 8 x 3) were
-  // slower at 16 rows.
+  few_rows_avx512_nt_with(a, b, c, m, n, k, accumulate, few_rows_small_m_default());
+}
+
+PARACORP_AVX512 void few_rows_avx512_nt_with(const float* a, const float* b, float* c, int m, int n, int k,
+                                             bool accumulate, FewRowsSmallM small_m) {
+  // 1 and 2 rows as few_rows_small_m_default() says; from 3 rows 4 x 4 tiles
+  // with the prefetch (4 rows: one weight row at a time 1.2x slower; without
+  // the prefetch 4 rows cost 1.4-1.6x one). Row groups of 6 or 8 (tiles 6 x
+  // 4, 8 x 3) were slower at 16 rows, on both CPUs.
   // Input rows not on a 64-byte boundary (Eigen aligns to 16) go through an
   // aligned copy first: each 16-float load of them would span two cache
   // lines, and at 8 and 16 rows they are loaded from L1 a weight tile at a
@@ -188,7 +213,10 @@ PARACORP_AVX512 void few_rows_avx512_nt(const float* a, const float* b, float* c
       a = buf.get();
     }
   }
-  if (m <= 2) return few512_run<1, kRowGroup>(a, b, c, m, n, k, accumulate);
+  if (m <= 2) {
+    if (small_m == FewRowsSmallM::kWeightRows) return few512_run<1, kRowGroup>(a, b, c, m, n, k, accumulate);
+    return few512_run<kSmallTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
+  }
   few512_run<kTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
 }
 

@@ -85,6 +85,17 @@ TEST_CASE("few-row gemm avx512: a row's bits do not depend on m or its position,
     const std::string bad = few512_first_dependent_row(few_rows_avx512_nt, a, w, n, k);
     CAPTURE(bad);
     REQUIRE(bad.empty());
+    // both ways of computing 1 and 2 rows (each CPU takes one): a row alone
+    // (and in pairs) has the bits it has among 3 to 16 rows the other way too
+    for (FewRowsSmallM small_m : {FewRowsSmallM::kWeightRows, FewRowsSmallM::kTiles}) {
+      const FewRowsKernel with = [small_m](const float* x, const float* y, float* z, int m, int nn, int kk, bool acc) {
+        few_rows_avx512_nt_with(x, y, z, m, nn, kk, acc, small_m);
+      };
+      const std::string bad_with = few512_first_dependent_row(with, a, w, n, k);
+      CAPTURE(static_cast<int>(small_m));
+      CAPTURE(bad_with);
+      REQUIRE(bad_with.empty());
+    }
     // and gemm_nt takes this kernel here (unless PARACORP_GEMM=openblas)
     if (gemm_backend() == GemmBackend::kAvx512) {
       std::vector<float> via(static_cast<size_t>(kFewRows) * n), direct(via.size());
@@ -122,7 +133,7 @@ TEST_CASE("few-row gemm avx512: the independence check catches an order that dep
   CHECK_FALSE(few512_first_dependent_row(split_when_many, a, w, n, k).empty());
 }
 
-TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and k blocks") {
+TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and k blocks, 1 and 2 rows both ways") {
   if (!corpus::linalg::have_avx512()) return;
   // n = 13: whole column tiles of 4 and a remainder; k with tails of 1..15
   // and, with many rows, several k blocks.
@@ -133,27 +144,29 @@ TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and
     const auto c0 = random_floats(static_cast<size_t>(kFewRows) * n, 7 + k);
     std::vector<float> c(c0.size());
     for (int m = 1; m <= kFewRows; ++m)
-      for (bool accumulate : {false, true}) {
-        c = c0;
-        few_rows_avx512_nt(a.data(), w.data(), c.data(), m, n, k, accumulate);
-        for (int i = 0; i < m; ++i)
-          for (int j = 0; j < n; ++j) {
-            const float got = c[static_cast<size_t>(i) * n + j];
-            const float d =
-                few512_documented_dot(a.data() + static_cast<size_t>(i) * k, w.data() + static_cast<size_t>(j) * k, k);
-            const float want = accumulate ? c0[static_cast<size_t>(i) * n + j] + d : d;
-            CAPTURE(k);
-            CAPTURE(m);
-            CAPTURE(i);
-            CAPTURE(j);
-            REQUIRE(same_bits(got, want));
-            double ref = accumulate ? c0[static_cast<size_t>(i) * n + j] : 0.0;
-            for (int p = 0; p < k; ++p)
-              ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];
-            REQUIRE(got == doctest::Approx(ref).epsilon(1e-5).scale(std::sqrt(k) + 1));
-          }
-        // rows past m are left alone
-        for (size_t t = static_cast<size_t>(m) * n; t < c.size(); ++t) REQUIRE(same_bits(c[t], c0[t]));
-      }
+      for (bool accumulate : {false, true})
+        for (FewRowsSmallM small_m : {FewRowsSmallM::kWeightRows, FewRowsSmallM::kTiles}) {
+          CAPTURE(static_cast<int>(small_m));
+          c = c0;
+          few_rows_avx512_nt_with(a.data(), w.data(), c.data(), m, n, k, accumulate, small_m);
+          for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+              const float got = c[static_cast<size_t>(i) * n + j];
+              const float d =
+                  few512_documented_dot(a.data() + static_cast<size_t>(i) * k, w.data() + static_cast<size_t>(j) * k, k);
+              const float want = accumulate ? c0[static_cast<size_t>(i) * n + j] + d : d;
+              CAPTURE(k);
+              CAPTURE(m);
+              CAPTURE(i);
+              CAPTURE(j);
+              REQUIRE(same_bits(got, want));
+              double ref = accumulate ? c0[static_cast<size_t>(i) * n + j] : 0.0;
+              for (int p = 0; p < k; ++p)
+                ref += static_cast<double>(a[static_cast<size_t>(i) * k + p]) * w[static_cast<size_t>(j) * k + p];
+              REQUIRE(got == doctest::Approx(ref).epsilon(1e-5).scale(std::sqrt(k) + 1));
+            }
+          // rows past m are left alone
+          for (size_t t = static_cast<size_t>(m) * n; t < c.size(); ++t) REQUIRE(same_bits(c[t], c0[t]));
+        }
   }
 }
