@@ -22,9 +22,9 @@
 // while all of them compute (16 rows: 12% off a d=512 pass against the first
 // group prefetching all of it). Where the input rows and the weight tile do
 // not fit in L1 together, k is cut into blocks so that the weight tile's
-// block stays there for all row groups. 1 and 2 rows go in tiles of
-// kSmallTileCols weight rows or one weight row at a time, by CPU
-// (few_rows_small_m_default). Input rows off
+// block stays there for all row groups. How many weight rows a tile has
+// for 1-2, 3-8 and 9-16 input rows depends on the CPU (FewRowsTiling,
+// few_rows_tiling_default); kNarrow takes 1-2 rows one weight row at a time. Input rows off
 // a 64-byte boundary are copied to an aligned buffer first.
 #include "mt/tensor/few_rows_avx512.h"
 
@@ -43,7 +43,8 @@ namespace mt {
 namespace {
 
 constexpr int kTileCols = 4;            // weight rows of a column tile
-constexpr int kSmallTileCols = 8;       // the same for 1 and 2 rows with FewRowsSmallM::kTiles
+constexpr int kWideTileCols12 = 8;      // the same with FewRowsTiling::kWide, 1 and 2 rows
+constexpr int kWideTileCols38 = 6;      // the same with FewRowsTiling::kWide, 3 to 8 rows
 constexpr int kRowGroup = 4;            // input rows of a register tile (kRowGroup x kTileCols accumulators)
 constexpr int kL1Budget = 40 * 1024;    // of a 48 KB L1: the input rows and the weight tile of one k block
 
@@ -102,11 +103,11 @@ PARACORP_AVX512 __attribute__((always_inline)) inline void few512_tile(const flo
   for (int t = 0; t < R * C; ++t) acc[t] = s[t];
 }
 
-// few512_tile for the `rows` (1 <= rows <= 4; <= 2 when C > kTileCols) rows at a.
+// few512_tile for the `rows` (1 <= rows <= 4; <= 2 when C > 6) rows at a.
 template <int C>
 PARACORP_AVX512 inline void few512_group(int rows, const float* a, const float* b, int k, int p0, int p1,
                                          __m512* acc, const float* pf, int pf_rows) {
-  if constexpr (C > kTileCols) {  // tiles this wide only for 1 and 2 rows (registers)
+  if constexpr (C > kWideTileCols38) {  // tiles this wide only for 1 and 2 rows (registers)
     if (rows == 1) return few512_tile<1, C>(a, b, k, p0, p1, acc, pf, pf_rows);
     return few512_tile<2, C>(a, b, k, p0, p1, acc, pf, pf_rows);
   }
@@ -167,34 +168,33 @@ PARACORP_AVX512 void few512_run(const float* a, const float* b, float* c, int m,
 
 }  // namespace
 
-FewRowsSmallM few_rows_small_m_default() {
+FewRowsTiling few_rows_tiling_default() {
   // Measured (weights streamed, the products of a d=512 pass; 2-core shared
-  // VMs, so only large differences count). AMD Zen 5: 1 and 2 rows one weight
-  // row at a time without software prefetch (1 row: 1.02-1.06x the portable
-  // kernel's time, against 1.12-1.19x with the tiles and the prefetch).
-  // Intel Xeon (Ice Lake, 2026-12-04): the other way round. The products of
-  // a d=512 pass, 1 row: 11.2-12.1 ms one weight row at a time, 8.3-8.7 ms
-  // in tiles of 4 weight rows with the next tile prefetched, 7.9-8.3 ms in
-  // tiles of 8 (2 rows: 12.0-12.3, 8.6-9.1, 8.1-8.3; tiles of 8 at 3 to 8
-  // rows, as groups of 2 rows, no faster than 4 x 4); the whole pass in
-  // bench/results/gemm-few-rows.txt. There one sequential stream without
-  // software prefetch reads the weights slower than 4 or 8 with it.
-  static const FewRowsSmallM choice =
-      __builtin_cpu_is("amd") ? FewRowsSmallM::kWeightRows : FewRowsSmallM::kTiles;
+  // VMs, so only large differences count). AMD Zen 5 (kNarrow): 1 and 2 rows
+  // one weight row at a time without software prefetch (1 row: 1.02-1.06x
+  // the portable kernel's time, against 1.12-1.19x with the tiles and the
+  // prefetch); from 3 rows 4 x 4 tiles with the prefetch (4 rows: one weight
+  // row at a time 1.2x slower; without the prefetch 4 rows cost 1.4-1.6x
+  // one). Row groups of 6 or 8 (tiles 6 x 4, 8 x 3) were slower at 16 rows.
+  // Intel Xeon (Ice Lake, 2026-12-04; kWide): one sequential stream without
+  // software prefetch reads the weights slowest. 1 row: 11.2-12.1 ms one
+  // weight row at a time, 8.3-8.7 in tiles of 4 weight rows with the next
+  // tile prefetched, 7.9-8.3 in tiles of 8 (2 rows: 12.0-12.3, 8.6-9.1,
+  // 8.1-8.3). 3 to 8 rows in tiles of 6 weight rows: 4 rows 8.7 -> 8.3 ms,
+  // 8 rows 11.7 -> 11.0 ms against 4 (41 and 31 interleaved rounds); at 16
+  // rows no difference could be told (the product is bound by the
+  // multiply-adds there). The whole pass: bench/results/gemm-few-rows.txt.
+  static const FewRowsTiling choice = __builtin_cpu_is("amd") ? FewRowsTiling::kNarrow : FewRowsTiling::kWide;
   return choice;
 }
 
 PARACORP_AVX512 void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k,
                                         bool accumulate) {
-  few_rows_avx512_nt_with(a, b, c, m, n, k, accumulate, few_rows_small_m_default());
+  few_rows_avx512_nt_with(a, b, c, m, n, k, accumulate, few_rows_tiling_default());
 }
 
 PARACORP_AVX512 void few_rows_avx512_nt_with(const float* a, const float* b, float* c, int m, int n, int k,
-                                             bool accumulate, FewRowsSmallM small_m) {
-  // 1 and 2 rows as few_rows_small_m_default() says; from 3 rows 4 x 4 tiles
-  // with the prefetch (4 rows: one weight row at a time 1.2x slower; without
-  // the prefetch 4 rows cost 1.4-1.6x one). Row groups of 6 or 8 (tiles 6 x
-  // 4, 8 x 3) were slower at 16 rows, on both CPUs.
+                                             bool accumulate, FewRowsTiling tiling) {
   // Input rows not on a 64-byte boundary (Eigen aligns to 16) go through an
   // aligned copy first: each 16-float load of them would span two cache
   // lines, and at 8 and 16 rows they are loaded from L1 a weight tile at a
@@ -213,10 +213,12 @@ PARACORP_AVX512 void few_rows_avx512_nt_with(const float* a, const float* b, flo
       a = buf.get();
     }
   }
-  if (m <= 2) {
-    if (small_m == FewRowsSmallM::kWeightRows) return few512_run<1, kRowGroup>(a, b, c, m, n, k, accumulate);
-    return few512_run<kSmallTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
+  if (tiling == FewRowsTiling::kNarrow) {
+    if (m <= 2) return few512_run<1, kRowGroup>(a, b, c, m, n, k, accumulate);
+    return few512_run<kTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
   }
+  if (m <= 2) return few512_run<kWideTileCols12, kRowGroup>(a, b, c, m, n, k, accumulate);
+  if (m <= 8) return few512_run<kWideTileCols38, kRowGroup>(a, b, c, m, n, k, accumulate);
   few512_run<kTileCols, kRowGroup>(a, b, c, m, n, k, accumulate);
 }
 

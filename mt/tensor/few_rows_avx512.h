@@ -17,18 +17,21 @@ namespace mt {
 // C[m,n] (+)= A[m,k] B[n,k]^T for 1 <= m <= kFewRows. Only when have_avx512().
 void few_rows_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
 
-// How 1 and 2 rows are computed (3 or more always go in 4 x 4 register
-// tiles): one weight row at a time, one sequential stream of weights, or
-// tiles of 8 weight rows with the next tile prefetched. Which is faster
-// depends on the CPU; the bits are the same either way.
-enum class FewRowsSmallM { kWeightRows, kTiles };
+// The column tiles (weight rows per register tile) by number of input
+// rows, one set per CPU family measured; the bits are the same with either
+// (the order of operations depends on k only).
+//   kNarrow (AMD Zen 5): 1-2 rows one weight row at a time, one sequential
+//           stream without software prefetch; 3-16 rows tiles of 4.
+//   kWide   (Intel Xeon): tiles of 8 weight rows for 1-2 rows, 6 for 3-8,
+//           4 for 9-16, each with the next tile prefetched.
+enum class FewRowsTiling { kNarrow, kWide };
 
-// The choice few_rows_avx512_nt makes on this CPU: kWeightRows on AMD,
-// kTiles elsewhere (measured, few_rows_avx512.cpp).
-FewRowsSmallM few_rows_small_m_default();
+// The tiling few_rows_avx512_nt takes on this CPU: kNarrow on AMD, kWide
+// elsewhere (measured, few_rows_avx512.cpp).
+FewRowsTiling few_rows_tiling_default();
 
-// few_rows_avx512_nt with the choice given (tests, benchmarks).
+// few_rows_avx512_nt with the tiling given (tests, benchmarks).
 void few_rows_avx512_nt_with(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate,
-                             FewRowsSmallM small_m);
+                             FewRowsTiling tiling);
 
 }  // namespace mt

@@ -85,14 +85,14 @@ TEST_CASE("few-row gemm avx512: a row's bits do not depend on m or its position,
     const std::string bad = few512_first_dependent_row(few_rows_avx512_nt, a, w, n, k);
     CAPTURE(bad);
     REQUIRE(bad.empty());
-    // both ways of computing 1 and 2 rows (each CPU takes one): a row alone
-    // (and in pairs) has the bits it has among 3 to 16 rows the other way too
-    for (FewRowsSmallM small_m : {FewRowsSmallM::kWeightRows, FewRowsSmallM::kTiles}) {
-      const FewRowsKernel with = [small_m](const float* x, const float* y, float* z, int m, int nn, int kk, bool acc) {
-        few_rows_avx512_nt_with(x, y, z, m, nn, kk, acc, small_m);
+    // both tilings (each CPU takes one), whose tiles differ with the number
+    // of rows: a row has the same bits whatever tile it falls in
+    for (FewRowsTiling tiling : {FewRowsTiling::kNarrow, FewRowsTiling::kWide}) {
+      const FewRowsKernel with = [tiling](const float* x, const float* y, float* z, int m, int nn, int kk, bool acc) {
+        few_rows_avx512_nt_with(x, y, z, m, nn, kk, acc, tiling);
       };
       const std::string bad_with = few512_first_dependent_row(with, a, w, n, k);
-      CAPTURE(static_cast<int>(small_m));
+      CAPTURE(static_cast<int>(tiling));
       CAPTURE(bad_with);
       REQUIRE(bad_with.empty());
     }
@@ -133,7 +133,7 @@ TEST_CASE("few-row gemm avx512: the independence check catches an order that dep
   CHECK_FALSE(few512_first_dependent_row(split_when_many, a, w, n, k).empty());
 }
 
-TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and k blocks, 1 and 2 rows both ways") {
+TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and k blocks, both tilings") {
   if (!corpus::linalg::have_avx512()) return;
   // n = 13: whole column tiles of 4 and a remainder; k with tails of 1..15
   // and, with many rows, several k blocks.
@@ -145,10 +145,10 @@ TEST_CASE("few-row gemm avx512: the documented order, partial tiles, k tails and
     std::vector<float> c(c0.size());
     for (int m = 1; m <= kFewRows; ++m)
       for (bool accumulate : {false, true})
-        for (FewRowsSmallM small_m : {FewRowsSmallM::kWeightRows, FewRowsSmallM::kTiles}) {
-          CAPTURE(static_cast<int>(small_m));
+        for (FewRowsTiling tiling : {FewRowsTiling::kNarrow, FewRowsTiling::kWide}) {
+          CAPTURE(static_cast<int>(tiling));
           c = c0;
-          few_rows_avx512_nt_with(a.data(), w.data(), c.data(), m, n, k, accumulate, small_m);
+          few_rows_avx512_nt_with(a.data(), w.data(), c.data(), m, n, k, accumulate, tiling);
           for (int i = 0; i < m; ++i)
             for (int j = 0; j < n; ++j) {
               const float got = c[static_cast<size_t>(i) * n + j];
