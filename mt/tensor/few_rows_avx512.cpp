@@ -184,7 +184,10 @@ FewRowsTiling few_rows_tiling_default() {
   // 8 rows 11.7 -> 11.0 ms against 4 (41 and 31 interleaved rounds); at 16
   // rows no difference could be told (the product is bound by the
   // multiply-adds there). The whole pass: bench/results/gemm-few-rows.txt.
-  static const FewRowsTiling choice = __builtin_cpu_is("amd") ? FewRowsTiling::kNarrow : FewRowsTiling::kWide;
+  static const FewRowsTiling choice = [] {
+    __builtin_cpu_init();  // in case the first call comes from a static initialiser
+    return __builtin_cpu_is("amd") ? FewRowsTiling::kNarrow : FewRowsTiling::kWide;
+  }();
   return choice;
 }
 
