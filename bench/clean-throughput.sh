@@ -44,7 +44,7 @@ run() {  # label threads pairs args...
 }
 # The default chain without lid, script and alphabet (RULES=CHAIN to change it, e.g. for a
 # baseline build that does not know an item).
-rules=${RULES:-fix=all,len=1:1000,ratio=3,wratio=1.75:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact}
+rules=${RULES:-fix=all,len=1:1000,ratio=3,wratio=1.75:1.5:2:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,caps=0.9,debris,dedup=exact}
 "$bin/pc-ibm1" train -q --lowercase -o "$work/en-fr.ibm1" "$here/../data/samples/bitext/en-fr.tsv"
 awk -F'\t' 'NR == 1 || ($2 ~ /[àâçéèêëîïôûùœ]/ && n++ < 200000)' "$big" >"$work/fr.tsv"
 nfr=$(($(wc -l <"$work/fr.tsv") - 1))

@@ -52,6 +52,10 @@ Alphabet::Alphabet(const std::string& lang) : impl_(std::make_unique<Impl>()) {
       if (!known) impl_->scripts.push_back(sc);
     }
   }
+  // Closed under case after the scan (English stays a-z): the case
+  // mappings leave out letters whose lower case is in the set but not the
+  // other way round, such as German's capital sharp s (U+1E9E, "GRÖẞE").
+  uset_closeOver(impl_->set, USET_CASE_INSENSITIVE);
 }
 
 Alphabet::~Alphabet() = default;

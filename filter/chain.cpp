@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 #include "libcorpus/core/error.h"
 
@@ -70,7 +71,10 @@ std::string Rule::spec() const {
   const KindName& k = info(kind);
   switch (k.arg) {
     case KindName::kNone: return k.name;
-    case KindName::kRange: case KindName::kPair: return fmt::format("{}={}:{}", k.name, num(a), num(b));
+    case KindName::kRange: return fmt::format("{}={}:{}", k.name, num(a), num(b));
+    case KindName::kPair:
+      if (c == a && d == b) return fmt::format("{}={}:{}", k.name, num(a), num(b));
+      return fmt::format("{}={}:{}:{}:{}", k.name, num(a), num(b), num(c), num(d));
     case KindName::kNumber: case KindName::kCount: return fmt::format("{}={}", k.name, num(a));
     case KindName::kText: return fmt::format("{}={}", k.name, arg);
     case KindName::kThreshold: return fmt::format("{}>={}", k.name, num(a));
@@ -126,11 +130,21 @@ Chain Chain::parse(std::string_view spec) {
         break;
       }
       case KindName::kPair: {
-        size_t colon = value.find(':');
-        if (ge || colon == std::string_view::npos) bad(item, "write " + std::string(k->name) + "=W:C");
-        r.a = number(item, value.substr(0, colon));
-        r.b = number(item, value.substr(colon + 1));
-        if (r.a < 1 || r.b < 1) bad(item, "both ratios are at least 1");
+        // W:C, or W:C:W2:C2 (a target shorter than expected, then a longer one).
+        std::vector<std::string_view> f;
+        for (size_t p = 0;;) {
+          const size_t colon = value.find(':', p);
+          f.push_back(value.substr(p, colon == std::string_view::npos ? std::string_view::npos : colon - p));
+          if (colon == std::string_view::npos) break;
+          p = colon + 1;
+        }
+        if (ge || (f.size() != 2 && f.size() != 4))
+          bad(item, "write " + std::string(k->name) + "=W:C or " + std::string(k->name) + "=W:C:W2:C2");
+        r.a = number(item, f[0]);
+        r.b = number(item, f[1]);
+        r.c = f.size() == 4 ? number(item, f[2]) : r.a;
+        r.d = f.size() == 4 ? number(item, f[3]) : r.b;
+        if (r.a < 1 || r.b < 1 || r.c < 1 || r.d < 1) bad(item, "every ratio is at least 1");
         break;
       }
       case KindName::kNumber: case KindName::kCount:

@@ -21,7 +21,8 @@ enum class RuleKind {
   kLen,           // len=MIN:MAX       characters per side
   kWords,         // words=MIN:MAX     words per side (sides in spaceless scripts are exempt)
   kRatio,         // ratio=R           longer/shorter side length (ratio_length), with 5 added to each
-  kWordRatio,     // wratio=W:C        words and characters both off the pair's expected ratio by W and C, one way
+  kWordRatio,     // wratio=W:C[:W2:C2] words and characters both off the pair's expected ratio by W and C, one way
+                  //                   (W2:C2, when given, for a target longer than expected)
   kSame,          // same              source equals target (lower-cased, white space removed)
   kUntranslated,  // untranslated=F    share of the source's prose words found in the target >= F (4+ words)
   kAlpha,         // alpha=F           letters / non-space characters < F on a side
@@ -50,6 +51,7 @@ enum class RuleKind {
 struct Rule {
   RuleKind kind = RuleKind::kLen;
   double a = 0, b = 0;  // parameters (len/words: MIN, MAX; wratio: W, C; thresholds and limits: a)
+  double c = 0, d = 0;  // wratio: W2, C2 (W, C unless given)
   std::string arg;      // patterns: the file; dedup: exact or near
   std::string name() const;  // the reason written for a rejected row: "len", "dedup"...
   std::string spec() const;  // the item as it parses back: "len=1:1000"
@@ -59,7 +61,7 @@ struct Rule {
 
 // The chain pc-clean runs when none is given.
 inline constexpr const char* kDefaultChain =
-    "fix=all,len=1:1000,ratio=3,wratio=1.75:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,"
+    "fix=all,len=1:1000,ratio=3,wratio=1.75:1.5:2:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,"
     "caps=0.9,lid,script,alphabet,debris,dedup=exact";
 
 struct Chain {

@@ -5,6 +5,7 @@
 
 #include "filter/chain.h"
 #include "filter/length_table.h"
+#include "filter/lid_view.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
 #include "libcorpus/core/error.h"
@@ -53,6 +54,23 @@ TEST_CASE("rules: wratio, the word and character ratios against the pair's expec
   CHECK_THROWS_AS(Chain::parse("wratio=1.75"), corpus::ConfigError);
   CHECK_THROWS_AS(Chain::parse("wratio=0.5:2"), corpus::ConfigError);
   CHECK(Chain::parse("wratio=2:1.5").spec() == "wratio=2:1.5");
+}
+
+TEST_CASE("rules: wratio=W:C:W2:C2, a target longer than expected judged on its own ratios") {
+  // A terse source spelt out (a clean pair of the valid packages, rejected by 1.75:1.5).
+  CHECK(rejects("wratio=1.75:1.5", "Setting data", "Mise en place des donn\xc3\xa9" "es"));
+  CHECK_FALSE(rejects("wratio=1.75:1.5:2:1.5", "Setting data", "Mise en place des donn\xc3\xa9" "es"));
+  // The same sides the other way round: now the target is the short one, judged by W:C.
+  CHECK(rejects("wratio=1.75:1.5:2:1.5", "Mise en place des donn\xc3\xa9" "es", "Setting data", "fr", "en"));
+  CHECK(rejects("wratio=1.75:1.5:2:1.5", "Cannot modify the SELinux user mapping", "Impossible de"));
+  // Much longer still fails.
+  CHECK(rejects("wratio=1.75:1.5:2:1.5", "Open", "Ouvrir le fichier dans une nouvelle fen\xc3\xaatre"));
+  CHECK(Chain::parse("wratio=1.75:1.5:2:1.5").spec() == "wratio=1.75:1.5:2:1.5");
+  CHECK(Chain::parse("wratio=1.75:1.5:1.75:1.5").spec() == "wratio=1.75:1.5");
+  CHECK(Chain::parse(filter::kDefaultChain).spec().find(",wratio=1.75:1.5:2:1.5,") != std::string::npos);
+  CHECK_THROWS_AS(Chain::parse("wratio=1.75:1.5:2"), corpus::ConfigError);
+  CHECK_THROWS_AS(Chain::parse("wratio=1.75:1.5:0.5:2"), corpus::ConfigError);
+  CHECK_THROWS_AS(Chain::parse("wratio=1.75:1.5:2:1.5:1"), corpus::ConfigError);
 }
 
 TEST_CASE("length table: languages, regions and unknown codes") {
@@ -175,6 +193,34 @@ TEST_CASE("rules: language and script need both languages") {
   CHECK_FALSE(rejects("lid", "Reverse switch applications", "Basculer entre les applications, \xc3\xa0 l'envers"));
 }
 
+TEST_CASE("rules: lid judges the words of a language, not names, codes and syntax (lid_view)") {
+  using filter::lid_view;
+  // Copied names and terms go (ignoring case), digits and bracketed syntax too.
+  CHECK(lid_view("Cdrom con Ubuntu 10.04 \xc2\xab" "Lucid Lynx\xc2\xbb", "Cdrom with Ubuntu 10.04 'Lucid Lynx'") == "con");
+  CHECK(lid_view("ulimit [-SHabcdef] [l\xc3\xadmite]", "ulimit [-SHabcdef] [limit]") == "");
+  CHECK(lid_view("code ExecStatusType invalide", "invalid ExecStatusType code") == "invalide");
+  // Options, paths, placeholders, file names and calls; sentence punctuation and quotes are cut off.
+  CHECK(lid_view("Utilisez --help ou -h, voir /usr/share et %s dans file.txt (fork()).", "x") ==
+        "Utilisez ou voir et dans");
+  CHECK(lid_view("\xc2\xbf" "Est\xc3\xa1 montado \xc2\xab/dev/pts\xc2\xbb?", "Is it mounted?") == "Est\xc3\xa1 montado");
+  // Markup and placeholders in angle and curly brackets; a lone < is no bracket.
+  CHECK(lid_view("<b>gras</b> texte {0} a < b", "bold") == "texte a b");
+  // Acronyms and camel case go, unless the side is in capitals.
+  CHECK(lid_view("message SCRAM malform\xc3\xa9 PQexec", "x") == "message malform\xc3\xa9");
+  CHECK(lid_view("CECI EST UNE VERSION", "THIS IS A VERSION") == "CECI EST UNE");
+  // Hyphenated words are judged part by part; elisions stay whole.
+  CHECK(lid_view("GSSAPI-Unwrap-Fehler", "GSSAPI unwrap error") == "Fehler");
+  CHECK(lid_view("Inconnue-13", "Unknown-13") == "Inconnue");
+  CHECK(lid_view("Erreur d'authentification", "Authentication error") == "Erreur d'authentification");
+  CHECK(lid_view("", "x") == "");
+  // Regressions from the valid packages: names CLD2 took for another language,
+  // and a wrong-language side whose codes hid its language.
+  CHECK_FALSE(rejects("lid", "invalid ExecStatusType code", "code ExecStatusType invalide"));
+  CHECK_FALSE(rejects("lid", "malformed SCRAM message (garbage at end of server-first-message)",
+                      "mensaje SCRAM mal formado (se encontr\xc3\xb3 basura al final de server-first-message)", "en", "es"));
+  CHECK(rejects("lid", "PQexec not allowed during COPY BOTH", "PQexec non autoris\xc3\xa9 pendant COPY BOTH", "en", "es"));
+}
+
 TEST_CASE("rules: letters outside the language's alphabet") {
   // CLD2 is unsure on these short strings; the letters are not.
   CHECK(rejects("alphabet", "Invalid operation", "Ung\xc3\xbcltige Operation \xc3\x84nderung"));  // Ä in a French side
@@ -184,6 +230,9 @@ TEST_CASE("rules: letters outside the language's alphabet") {
   // Letters of other scripts are the script rule's.
   CHECK_FALSE(rejects("alphabet", "Open", "\xe9\x96\x8b\xe3\x81\x8f", "en", "fr"));
   CHECK_THROWS_AS(RuleSet(Chain::parse("alphabet"), "en", "qqq"), corpus::ConfigError);
+  // The capital sharp s (U+1E9E) is German: the alphabet is closed under case ("GR\xc3\x96\xe1\xba\x9e" "E").
+  CHECK_FALSE(rejects("alphabet", "--block-size=SIZE", "--block-size=GR\xc3\x96\xe1\xba\x9e" "E", "en", "de"));
+  CHECK(rejects("alphabet", "SIZE", "GR\xc3\x96\xe1\xba\x9e" "E", "en", "fr"));
   // English's alphabet is a-z: names with accents on an English side pass.
   CHECK_FALSE(rejects("alphabet", "M\xc3\xa1laga", "Malaga"));
 }
