@@ -32,5 +32,7 @@ namespace filter {
 // ("GSSAPI-Unwrap-Fehler" -> "Fehler", "Inconnue-13" -> "Inconnue").
 // `side` and `other` (the pair's other side) are valid UTF-8.
 std::string lid_view(std::string_view side, std::string_view other);
+// Both views of a pair, each side read once.
+void lid_views(std::string_view src, std::string_view trg, std::string& src_view, std::string& trg_view);
 
 }  // namespace filter

@@ -348,17 +348,19 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       // CLD2 judges the side's view (filter/lid_view.h: no names, options,
       // codes or syntax; chosen on the valid pairs, docs/clean.md); the
       // fastText model the whole side, which did better there.
-      auto bad = [&](const LanguageCheck& lc, std::string_view x, std::string_view y, const std::string& other,
+      std::string sv, tv;
+      lid_views(s, t, sv, tv);
+      auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& view, const std::string& other,
                      const TextStats& st, const std::string& code, const std::string& other_code) {
         const bool spaceless = st.spaceless * 2 >= st.letters && st.letters > 0;
-        const std::string g = spaceless ? lc.guess(x) : lc.guess(lid_view(x, y));
+        const std::string g = lc.guess(spaceless ? x : std::string_view(view));
         if (g != "und" && g != primary_language(lc.language()) &&
             !(st.words < 10 && (g == "en" || g == primary_language(other))))
           return true;
         return lid_model_ != nullptr && fasttext_other_language(*lid_model_, x, code, other_code, st);
       };
-      return bad(*src_lid_, s, t, trg_lang_, p.src(), src_code_, trg_code_) ||
-             bad(*trg_lid_, t, s, src_lang_, p.trg(), trg_code_, src_code_);
+      return bad(*src_lid_, s, sv, trg_lang_, p.src(), src_code_, trg_code_) ||
+             bad(*trg_lid_, t, tv, src_lang_, p.trg(), trg_code_, src_code_);
     }
     case RuleKind::kScript: return script_fails(p.src(), src_scripts_) || script_fails(p.trg(), trg_scripts_);
     case RuleKind::kAlphabet: return src_abc_->foreign_letters(s) > 0 || trg_abc_->foreign_letters(t) > 0;
