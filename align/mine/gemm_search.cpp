@@ -61,6 +61,23 @@ bool own_kernel() {
   return yes;
 }
 
+// OpenBLAS on one thread while it lives, then as it was: exact_top_k and
+// ivf_top_k run their products inside oneTBB tasks, and OpenBLAS's own
+// threads there would oversubscribe the cores (and ThreadSanitizer cannot
+// see their handoffs: a unit test that called ivf_top_k without bounding
+// OpenBLAS first was reported as a race where OpenBLAS runs SkylakeX
+// kernels).
+class OneBlasThread {
+ public:
+  OneBlasThread() : before_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
+  ~OneBlasThread() { openblas_set_num_threads(before_); }
+  OneBlasThread(const OneBlasThread&) = delete;
+  OneBlasThread& operator=(const OneBlasThread&) = delete;
+
+ private:
+  int before_;
+};
+
 }  // namespace
 
 const char* product_backend() {
@@ -79,6 +96,7 @@ void product_nt(const float* a, const float* b, float* c, uint64_t m, uint64_t n
 TopK exact_top_k(std::span<const float> queries, std::span<const float> base, size_t dim, uint32_t k) {
   const uint64_t nq = queries.size() / dim, nb = base.size() / dim;
   TopK t(nq, k);
+  const OneBlasThread one_blas_thread;
   oneapi::tbb::enumerable_thread_specific<std::vector<float>> blocks;
   oneapi::tbb::parallel_for(uint64_t{0}, (nq + kBlockRows - 1) / kBlockRows, [&](uint64_t b) {
     const uint64_t i0 = b * kBlockRows, ni = std::min(kBlockRows, nq - i0);
@@ -101,6 +119,7 @@ TopK ivf_top_k(const IvfView& v, std::span<const float> queries, uint32_t k, uin
   const uint32_t np = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint32_t>(nprobe, 1), nlist));
   TopK out(nq, k);
   if (nq == 0 || nlist == 0) return out;
+  const OneBlasThread one_blas_thread;
   struct Scratch {
     std::vector<float> q, c;  // a list's gathered queries, their products
   };

@@ -26,7 +26,8 @@ namespace align::mine {
 const char* product_backend();
 
 // C[m,n] = A[m,d] · B[n,d]ᵀ, row-major, on the calling thread (the caller
-// bounds OpenBLAS to one thread when it is the fallback).
+// bounds OpenBLAS to one thread when it is the fallback; exact_top_k and
+// ivf_top_k do so themselves for the time they run).
 void product_nt(const float* a, const float* b, float* c, uint64_t m, uint64_t n, size_t d);
 
 // The k best rows of `base` (ids 0..) for each query, by inner product:
