@@ -202,6 +202,11 @@ void VectorIndex::train(std::span<const float> v) {
     set_blas_threads(1);
     ivf->clustering_index = &assign;
   }
+  // FAISS's k-means prints "WARNING clustering N points to K centroids"
+  // to stderr itself when a sample is under min_points_per_centroid per
+  // centroid (its only use of that setting), past -q and a library's
+  // silence; a small collection trains on all it has either way.
+  if (auto* i = dynamic_cast<faiss::IndexIVF*>(innermost(impl_->ix.get()))) i->cp.min_points_per_centroid = 0;
   try {
     impl_->ix->train(static_cast<faiss::Index::idx_t>(n), v.data());
   } catch (const faiss::FaissException& e) {
