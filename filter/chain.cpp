@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/split_fields.h"
 
 namespace filter {
 
@@ -131,13 +132,7 @@ Chain Chain::parse(std::string_view spec) {
       }
       case KindName::kPair: {
         // W:C, or W:C:W2:C2 (a target shorter than expected, then a longer one).
-        std::vector<std::string_view> f;
-        for (size_t p = 0;;) {
-          const size_t colon = value.find(':', p);
-          f.push_back(value.substr(p, colon == std::string_view::npos ? std::string_view::npos : colon - p));
-          if (colon == std::string_view::npos) break;
-          p = colon + 1;
-        }
+        const std::vector<std::string_view> f = corpus::split_fields(value, ':');
         if (ge || (f.size() != 2 && f.size() != 4))
           bad(item, "write " + std::string(k->name) + "=W:C or " + std::string(k->name) + "=W:C:W2:C2");
         r.a = number(item, f[0]);

@@ -6,6 +6,7 @@
 
 #include "libcorpus/core/url_host.h"
 #include "libcorpus/core/ascii.h"
+#include "libcorpus/core/split_fields.h"
 
 namespace align {
 namespace {
@@ -73,13 +74,7 @@ namespace {
 
 // The file name without its language infixes and suffixes.
 std::string strip_file_name(const UrlKeyer& k, std::string_view name) {
-  std::vector<std::string_view> parts;
-  for (size_t p = 0;;) {
-    const size_t dot = name.find('.', p);
-    parts.push_back(name.substr(p, dot == std::string_view::npos ? std::string_view::npos : dot - p));
-    if (dot == std::string_view::npos) break;
-    p = dot + 1;
-  }
+  const std::vector<std::string_view> parts = corpus::split_fields(name, '.');
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {
     bool drop = false;
