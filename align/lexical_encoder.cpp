@@ -180,13 +180,19 @@ LexicalEncoder::LexicalEncoder(std::shared_ptr<Tables> t) : t_(std::move(t)) {}
 LexicalEncoder::~LexicalEncoder() = default;
 
 std::size_t LexicalEncoder::dim() const {
-  return static_cast<size_t>(2 * t_->buckets + t_->lsa_dim + t_->char_buckets);
+  return static_cast<size_t>(2 * t_->buckets + t_->lsa_dim + t_->char_buckets + t_->length_dims());
+}
+
+size_t length_code_points(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return std::max<size_t>(n, 1);
 }
 
 std::string LexicalEncoder::describe() const {
-  return fmt::format("lexical d={} (bags 2x{} w={}, lsa {} w={}, chars {} w={} of {} words; vocab {}/{})", dim(),
-                     t_->buckets, t_->bags_weight, t_->lsa_dim, t_->lsa_weight, t_->char_buckets, t_->char_weight,
-                     t_->char_all ? "all" : "unseen",
+  return fmt::format("lexical d={} (bags 2x{} w={}, lsa {} w={}, chars {} w={} of {} words, length {} w={}; vocab {}/{})",
+                     dim(), t_->buckets, t_->bags_weight, t_->lsa_dim, t_->lsa_weight, t_->char_buckets,
+                     t_->char_weight, t_->char_all ? "all" : "unseen", t_->length_dims(), t_->length_weight,
                      t_->src.size() - 1, t_->trg.size() - 1);
 }
 
@@ -246,6 +252,17 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
       l2_normalise(chars);
       for (float& x : chars) x *= t.char_weight;
     }
+    // The length block goes only beside some evidence: a sentence whose words
+    // no block can place stays the zero vector, like the empty one, rather
+    // than a vector of its length alone that would be near every sentence of
+    // that length.
+    if (t.length_dims() > 0 && std::any_of(row.begin(), row.end(), [](float x) { return x != 0.0f; })) {
+      const double theta = static_cast<double>(t.length_scale) *
+                           (std::log(static_cast<double>(length_code_points(sentences[s]))) -
+                            (is_src ? 0.0 : static_cast<double>(t.length_offset)));
+      row[d - 2] = t.length_weight * static_cast<float>(std::cos(theta));
+      row[d - 1] = t.length_weight * static_cast<float>(std::sin(theta));
+    }
     l2_normalise(row);
   }
 }
@@ -299,6 +316,14 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load_part(const st::File& f, con
   t->bags_weight = config_float(c, "bags_weight", path);
   t->lsa_weight = config_float(c, "lsa_weight", path);
   t->char_weight = config_float(c, "char_weight", path);
+  if (c.contains("length_weight")) {  // models saved before the length block have none
+    t->length_weight = config_float(c, "length_weight", path);
+    t->length_scale = config_float(c, "length_scale", path);
+    if (!c.contains("length_offset") || !c["length_offset"].is_number() ||
+        !std::isfinite(c["length_offset"].get<double>()))
+      corrupt_encoder(path, "config \"length_offset\" is missing or not a number");
+    t->length_offset = c["length_offset"].get<float>();
+  }
   if (!c.contains("seed") || !c["seed"].is_number_unsigned()) corrupt_encoder(path, "config \"seed\" is missing");
   t->seed = c["seed"].get<uint64_t>();
   if (!c.contains("char_words") || !c["char_words"].is_string() ||

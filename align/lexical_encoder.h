@@ -1,8 +1,8 @@
 // The lexical sentence encoder: a cross-lingual vector from words alone,
 // trained in seconds from a seed bitext and/or a bilingual dictionary.
 //
-// A sentence's vector is three blocks, each L2-normalised and weighted, the
-// whole then L2-normalised again:
+// A sentence's vector is up to four blocks, each L2-normalised and weighted,
+// the whole then L2-normalised again:
 //  - bags: IBM Model 1 "translated bags". The sentence's own bag of words
 //    (sublinear tf × idf) and its expected bag in the other language
 //    (Σ_w x_w t(·|w) over the IBM1 table of that direction), both
@@ -20,6 +20,14 @@
 //    share: of every word (char_all, the default: cognates, names and numbers
 //    match across the languages), or only of the words a bag cannot place
 //    (unseen on their side) and strings both vocabularies hold.
+//  - length: two dimensions, (cos θ, sin θ) with θ = length_scale ×
+//    (ln n − o), n the sentence's code points, o = 0 on the source side and
+//    the training pairs' median ln(n_trg / n_src) on the target side. The
+//    block's dot product across the languages is cos(length_scale × the
+//    difference of the log length ratio from the typical one): a one-word
+//    target ("Error") stops looking like the translation of "Read error".
+//    Only beside another block's evidence: a sentence that no other block
+//    can place keeps the zero vector.
 //
 // Model file: one safetensors file, __metadata__ format "paracorp.encoder",
 // version "1", config JSON with "kind": "lexical" and every setting. Tensors:
@@ -75,6 +83,12 @@ struct LexicalOptions {
   size_t lsa_rows = 50000;     // the SVD's pairs at most, evenly spaced
   bool char_all = true;    // char n-grams of every word (false: unseen and shared words only)
   double bags_weight = 1.0, lsa_weight = 0.3, char_weight = 0.7;
+  double length_weight = 0.3;  // 0: no length block (docs/embed.md: the default is a compromise with mining)
+  double length_scale = 1.25;
+  // pairs[0, length_pairs) are sentence pairs, the rest dictionary entries:
+  // the length block's offset is the median over the sentence pairs (over
+  // every pair when there are none).
+  size_t length_pairs = SIZE_MAX;
   LexicalPost post;
   uint64_t seed = 1;
   std::string src_lang, trg_lang;

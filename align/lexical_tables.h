@@ -45,7 +45,15 @@ struct LexicalEncoder::Tables {
   float bags_weight = 1, lsa_weight = 0, char_weight = 0;
   uint64_t seed = 1;
   bool char_all = true;  // n-grams of every word, not only unseen and shared ones
+  // The length block (lexical_encoder.h): weight 0 means none (and models
+  // saved before it existed).
+  float length_weight = 0, length_scale = 1, length_offset = 0;
+  int length_dims() const { return length_weight > 0 ? 2 : 0; }
 };
+
+// The sentence's length as the length block measures it: code points of
+// valid UTF-8, at least 1.
+size_t length_code_points(std::string_view s);
 
 // Fills proj_post and mean_post of both languages from proj, mean and post.
 void fold_post(LexicalEncoder::Tables& t);

@@ -3,6 +3,7 @@
 // post-processing folded into one affine map per language.
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -220,6 +221,17 @@ void store(const Mat& m, std::vector<float>& out) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) out[static_cast<size_t>(i * m.cols() + j)] = static_cast<float>(m(i, j));
 }
 
+// The median of ln(n_trg / n_src) in code points over the sentence pairs
+// (over all pairs when there are no sentence pairs): the target side's offset
+// in the length block. The lower middle for an even count, so the result is a
+// function of the pairs alone.
+double median_log_ratio(std::vector<double> r) {
+  if (r.empty()) return 0.0;
+  auto mid = r.begin() + static_cast<long>((r.size() - 1) / 2);
+  std::nth_element(r.begin(), mid, r.end());
+  return *mid;
+}
+
 void check(const LexicalOptions& o) {
   auto bad = [](const std::string& what) { throw corpus::ConfigError(what); };
   if (o.buckets < 0 || o.lsa_dim < 0 || o.char_buckets < 0) bad("block sizes cannot be negative");
@@ -227,6 +239,8 @@ void check(const LexicalOptions& o) {
   if (o.post.remove_top < 0 || o.post.remove_top >= std::max(o.lsa_dim, 1)) bad("--remove-top must be below --lsa-dim");
   if (o.top_k < 1) bad("--top-k must be at least 1");
   if (o.lsa_vocab < 1 || o.lsa_rows < 1) bad("the LSA vocabulary and rows must be at least 1");
+  if (!(o.length_weight >= 0) || !std::isfinite(o.length_weight) || !(o.length_scale > 0) || !std::isfinite(o.length_scale))
+    bad("the length block's weight must be >= 0 and its scale > 0");
 }
 
 }  // namespace
@@ -238,12 +252,17 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   LexicalTrainStats st;
   Tokenizer tok(opt.tokenizer);
   std::vector<std::vector<std::string>> src, trg;
-  for (const auto& [s, t] : pairs) {
+  std::vector<double> ratio_sentences, ratio_dict;  // ln(n_trg / n_src) for the length block
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [s, t] = pairs[i];
     auto a = tok.tokenize(s), b = tok.tokenize(t);
     if (a.empty() || b.empty()) {
       ++st.empty_skipped;
       continue;
     }
+    const double r = std::log(static_cast<double>(length_code_points(t))) -
+                     std::log(static_cast<double>(length_code_points(s)));
+    (i < opt.length_pairs ? ratio_sentences : ratio_dict).push_back(r);
     src.push_back(std::move(a));
     trg.push_back(std::move(b));
   }
@@ -266,6 +285,9 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   t->bags_weight = static_cast<float>(opt.bags_weight);
   t->lsa_weight = static_cast<float>(opt.lsa_weight);
   t->char_weight = static_cast<float>(opt.char_weight);
+  t->length_weight = static_cast<float>(opt.length_weight);
+  t->length_scale = static_cast<float>(opt.length_scale);
+  t->length_offset = static_cast<float>(median_log_ratio(ratio_sentences.empty() ? std::move(ratio_dict) : std::move(ratio_sentences)));
   t->seed = opt.seed;
   t->char_all = opt.char_all;
   fill_lang(c.src_vocab, src, t->src);
@@ -366,6 +388,9 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   cfg["lsa_weight"] = opt.lsa_weight;
   cfg["char_weight"] = opt.char_weight;
   cfg["char_words"] = opt.char_all ? "all" : "unseen";
+  cfg["length_weight"] = opt.length_weight;
+  cfg["length_scale"] = opt.length_scale;
+  cfg["length_offset"] = t->length_offset;
   cfg["center"] = opt.post.center;
   cfg["remove_top"] = opt.post.remove_top;
   cfg["whiten"] = opt.post.whiten;

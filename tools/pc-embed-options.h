@@ -34,6 +34,8 @@ void lexical_options(cli::App& a, Opts& o) {
   a.option("bags-weight", "W", &o.lex.bags_weight, "weight of the bags block").range(0, 100);
   a.option("lsa-weight", "W", &o.lex.lsa_weight, "weight of the LSA block").range(0, 100);
   a.option("char-weight", "W", &o.lex.char_weight, "weight of the character n-gram block").range(0, 100);
+  a.option("length-weight", "W", &o.lex.length_weight, "weight of the length block (0: none)").range(0, 100);
+  a.option("length-scale", "X", &o.lex.length_scale, "length block: radians per unit of log length ratio").range(0.01, 100);
   a.flag("no-center", &o.no_center, "LSA block: do not subtract each language's mean");
   a.option("remove-top", "K", &o.lex.post.remove_top, "LSA block: remove the K top principal components").range(0, 4095);
   a.flag("no-whiten", &o.no_whiten, "LSA block: no ZCA whitening per language");

@@ -86,6 +86,7 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
     auto in = open_bitext(ctx, ctx.single_input(files, "pc-embed train -o MODEL [options] [BITEXT]"));
     pairs = read_text_pairs(*in, c.skip_bad, o.max_pairs, &skipped);
     ctx.set_count("bitext pairs", pairs.size());
+    o.lex.length_pairs = pairs.size();
     if (skipped || c.skip_bad) ctx.set_count("skipped (bad)", skipped);
   }
   for (const auto& d : o.dicts) {

@@ -1,6 +1,7 @@
 // The lexical sentence encoder (align/lexical_encoder.h).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -81,7 +82,7 @@ TEST_CASE("lexical encoder: unit vectors that find their translations among the 
   LexicalTrainStats st;
   const auto e = LexicalEncoder::train(pairs, small_options(), &st);
   CHECK(st.pairs == 1500);
-  CHECK(e->dim() == 2 * 128 + 32 + 64);
+  CHECK(e->dim() == 2 * 128 + 32 + 64 + 2);  // the blocks, and the length block's 2
   std::vector<std::string> src, trg;
   for (size_t i = 0; i < 300; ++i) {
     src.push_back(pairs[i].first);
@@ -185,4 +186,58 @@ TEST_CASE("lexical encoder: the LSA block covers the lsa_vocab most frequent wor
   const auto l = LexicalEncoder::load(d.path("m.st"));
   std::vector<std::string> s{pairs[3].first, pairs[9].first, "Firefox"};
   CHECK(encode_all(*l, s, SentenceEncoder::Side::kSource) == encode_all(*e, s, SentenceEncoder::Side::kSource));
+}
+
+TEST_CASE("lexical encoder: the length block is (cos, sin) of scale x log length, the target's shifted by the median ratio") {
+  const auto pairs = sample_pairs(301);
+  LexicalOptions o = small_options();
+  o.length_weight = 0.6;
+  o.length_scale = 1.25;
+  const auto e = LexicalEncoder::train(pairs, o);
+  // The median of ln(code points of the target / of the source), the lower
+  // middle of the 301 ratios, code points counted here by UTF-8 lead bytes.
+  auto cps = [](const std::string& s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s.size(); ++n) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    }
+    return static_cast<double>(n);
+  };
+  std::vector<double> r;
+  for (const auto& [a, b] : pairs) r.push_back(std::log(cps(b)) - std::log(cps(a)));
+  std::sort(r.begin(), r.end());
+  CHECK(e->config()["length_offset"].get<double>() == doctest::Approx(r[150]).epsilon(1e-6));
+  const size_t d = e->dim();
+  const std::vector<std::string> s{"Datei öffnen", "x", "Eine etwas längere Zeile mit vielen Wörtern"};
+  for (const auto side : {SentenceEncoder::Side::kSource, SentenceEncoder::Side::kTarget}) {
+    const auto v = encode_all(*e, s, side);
+    for (size_t i = 0; i < s.size(); ++i) {
+      const double off = side == SentenceEncoder::Side::kTarget ? r[150] : 0.0;
+      const double want = 1.25 * (std::log(cps(s[i])) - off);
+      const double got = std::atan2(v[i * d + d - 1], v[i * d + d - 2]);
+      CHECK(std::remainder(got - want, 2 * M_PI) == doctest::Approx(0).epsilon(1e-5));
+    }
+  }
+  // A sentence that no other block can place keeps the zero vector.
+  LexicalOptions no_chars = o;
+  no_chars.char_buckets = 0;
+  no_chars.lsa_dim = 0;  // the LSA block of unknown words is minus the mean, not zero
+  for (float x : encode_all(*LexicalEncoder::train(pairs, no_chars), {"qxzzyv wqvvkz"}, SentenceEncoder::Side::kTarget))
+    REQUIRE(x == 0.0f);
+  // Weight 0: no block. A model saved before the block existed (no length
+  // keys in its config) loads without one.
+  o.length_weight = 0;
+  CHECK(LexicalEncoder::train(pairs, o)->dim() == d - 2);
+  TmpDir t;
+  e->save(t.path("m.st"));
+  const corpus::safetensors::File f(t.path("m.st"));
+  auto c = e->config();
+  c.erase("length_weight");
+  c.erase("length_scale");
+  c.erase("length_offset");
+  const auto old = LexicalEncoder::load_part(f, "", c.dump());
+  CHECK(old->dim() == d - 2);
+  c["length_weight"] = 0.6;  // a weight without its scale and offset is a corrupt file
+  CHECK(data_error([&] { LexicalEncoder::load_part(f, "", c.dump()); }).find("length_scale") != std::string::npos);
 }
