@@ -33,7 +33,10 @@
 #     (the same message in two packages), so no sentence is in two splits.
 #  4. Every file is "src_text<TAB>trg_text" then pairs ordered by SHA-256 of
 #     the pair (a deterministic shuffle). The manifest has one row per package:
-#     split, package, pairs available, pairs written.
+#     split, package, pairs available, pairs written. en-<lang>.train.packages
+#     names the package of each train pair, line for line (no header), so
+#     another language's train pairs can be filtered by this one's test and
+#     valid packages (bench/embed-multilingual-train.py).
 # Deterministic: the same installed packages give byte-identical files. Needs
 # bash, dpkg and /usr/bin/python3 (standard library); no network.
 set -euo pipefail
@@ -156,6 +159,8 @@ for lang in LANGS:
     out["train"] = sorted(set(train) - set(leaked), key=pair_key)
     for name in ("train", "valid", "test"):
         write_tsv(os.path.join(TMP, "en-%s.%s.tsv" % (lang, name)), out[name])
+    with open(os.path.join(TMP, "en-%s.train.packages" % lang), "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(pairs[p] + "\n" for p in out["train"])
     written = {}
     for name in ("train", "valid", "test"):
         for p in out[name]:
@@ -172,7 +177,7 @@ for lang in LANGS:
            sum(v == "test" for v in split.values()), len(leaked)))
 PYEOF
 
-for f in "$TMP"/*.tsv; do
+for f in "$TMP"/*.tsv "$TMP"/*.train.packages; do
   mv -f "$f" "$OUT_DIR/$(basename "$f")"
 done
 echo "make-package-split: wrote $OUT_DIR" >&2
