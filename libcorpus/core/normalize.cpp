@@ -36,8 +36,17 @@ void append_utf8(std::string& out, UChar32 c) {
 #pragma GCC diagnostic pop
 
 std::string icu_normalize(std::string_view s, bool compat) {
-  UErrorCode st = U_ZERO_ERROR;
-  const icu::Normalizer2* n = compat ? icu::Normalizer2::getNFKCInstance(st) : icu::Normalizer2::getNFCInstance(st);
+  // The instances through function-local statics: ICU builds them once
+  // inside libicu, which ThreadSanitizer cannot see; the statics' guards make
+  // every later caller synchronise with the thread that fetched them.
+  struct Instances {
+    UErrorCode nfc_st = U_ZERO_ERROR, nfkc_st = U_ZERO_ERROR;
+    const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(nfc_st);
+    const icu::Normalizer2* nfkc = icu::Normalizer2::getNFKCInstance(nfkc_st);
+  };
+  static const Instances inst;
+  UErrorCode st = compat ? inst.nfkc_st : inst.nfc_st;
+  const icu::Normalizer2* n = compat ? inst.nfkc : inst.nfc;
   if (U_FAILURE(st)) throw Error(std::string("ICU normaliser: ") + u_errorName(st));
   icu::StringPiece sp(s.data(), static_cast<int32_t>(s.size()));
   if (n->isNormalizedUTF8(sp, st) && U_SUCCESS(st)) return std::string(s);
