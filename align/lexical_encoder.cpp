@@ -184,9 +184,7 @@ std::size_t LexicalEncoder::dim() const {
 }
 
 size_t length_code_points(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return std::max<size_t>(n, 1);
+  return std::max<size_t>(corpus::utf8_code_points(s), 1);
 }
 
 std::string LexicalEncoder::describe() const {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "align/mine/flat_both.h"
+#include "libcorpus/core/utf8.h"
 #include "libcorpus/core/error.h"
 
 namespace align::mine {
@@ -49,7 +50,7 @@ VectorIndex trained_index(const Side& base, const IndexOptions& opt, uint64_t* t
 std::vector<uint32_t> code_points(const Side& s) {
   std::vector<uint32_t> n(s.rows(), 0);
   for (uint64_t i = 0; i < s.rows(); ++i)
-    for (unsigned char ch : s.texts[i]) n[i] += (ch & 0xC0) != 0x80;
+    n[i] = static_cast<uint32_t>(corpus::utf8_code_points(s.texts[i]));
   return n;
 }
 

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "align/sentalign/overlaps.h"
+#include "libcorpus/core/utf8.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/line_pipeline.h"
 #include "libcorpus/core/line_reader.h"
@@ -15,9 +16,7 @@ namespace align::sentalign {
 namespace {
 
 uint32_t code_points(const std::string& s) {
-  uint32_t n = 0;
-  for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
+  return static_cast<uint32_t>(corpus::utf8_code_points(s));
 }
 
 // A bead's sentences joined by a space, with the TSV's separators made spaces.

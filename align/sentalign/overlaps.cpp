@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "libcorpus/core/utf8.h"
+
 namespace align::sentalign {
 
 OverlapVectors encode_overlaps(const SentenceEncoder& e, const std::vector<std::string>& sentences,
@@ -26,11 +28,7 @@ OverlapVectors encode_overlaps(const SentenceEncoder& e, const std::vector<std::
     e.encode(views, side, std::span<float>(out, views.size() * d));
   }
   OverlapVectors v = OverlapVectors::from_rows(n, d, layers, std::move(data));
-  for (const auto& s : sentences) {
-    uint32_t c = 0;
-    for (const char ch : s) c += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
-    v.lengths.push_back(c);
-  }
+  for (const auto& s : sentences) v.lengths.push_back(static_cast<uint32_t>(corpus::utf8_code_points(s)));
   return v;
 }
 

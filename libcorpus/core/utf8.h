@@ -31,6 +31,13 @@ inline void append_utf8(std::string& out, char32_t c) {
   }
 }
 
+// Code points of UTF-8 text: the bytes that do not continue a sequence.
+inline size_t utf8_code_points(std::string_view s) {
+  size_t n = 0;
+  for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 inline bool is_valid_utf8(std::string_view s) { return find_invalid_utf8(s) == std::string_view::npos; }
 
 // The largest offset <= pos (pos < s.size()) that is not inside a UTF-8
