@@ -15,7 +15,8 @@ namespace {
 namespace cli = corpus::cli;
 
 struct Opts {
-  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all", pooling = "cls";
+  std::string model, kind = "lexical", side = "src", column, dtype = "float32", char_words = "all", pooling = "cls",
+      groups;
   std::vector<std::string> dicts;
   bool dict_reverse = false, no_center = false, no_whiten = false, no_cca = false;
   uint64_t max_pairs = 0;
@@ -61,6 +62,10 @@ void neural_options(cli::App& a, Opts& o) {
   a.option("scale", "X", &s.scale, "cosines times X are the logits of the in-batch softmax").range(0.01, 1000);
   a.option("margin", "M", &s.margin, "additive margin taken off each pair's own cosine").range(0, 2);
   a.option("batch-pairs", "N", &s.batch_pairs, "pairs per step; each is a negative for the others").range(2, 65536);
+  a.option("groups", "FILE", &o.groups, "a group label per seed pair, line for line (its package, site or document): "
+           "batches are drawn from one group, so the negatives are its near misses");
+  a.option("group-share", "X", &s.group_share, "with --groups: the share of each batch from one group; "
+           "the rest is drawn from the whole seed").range(0, 1);
   a.option("grad-shards", "N", &s.grad_shards, "batch pieces with their own gradient, summed in order; "
            "results depend on this, never on --threads").range(1, 256);
   a.option("lr", "X", &s.lr, "peak learning rate").at_least(0);

@@ -44,7 +44,23 @@ void counts(cli::Context& ctx, const EncodeCounts& n, const char* rows) {
   if (n.skipped_bad || ctx.common().skip_bad) ctx.set_count("skipped (bad)", n.skipped_bad);
 }
 
-void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>& pairs) {
+// --groups: one label per line, as many as the seed's rows (a longer file is
+// an error too, unless --max-pairs cut the seed: a shifted file would
+// mislabel every pair).
+std::vector<std::string> read_groups(cli::Context& ctx, const std::string& path, size_t pairs, bool cut) {
+  ctx.note_input(path);
+  TextLines in(path, LineLimit(static_cast<size_t>(ctx.common().max_line)));
+  std::vector<std::string> g;
+  std::string_view line;
+  while ((g.size() < pairs || !cut) && in.next(line)) g.emplace_back(line);
+  if (g.size() != pairs)
+    throw Error(fmt::format("{} group labels for {} seed pairs", g.size(), pairs),
+                "give one label per row of the seed bitext, line for line").at(path);
+  return g;
+}
+
+void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>& pairs,
+                  const std::vector<std::string>* groups) {
   const bool bar = ctx.progress().enabled();
   auto last_draw = std::chrono::steady_clock::now() - std::chrono::seconds(1);
   mt::DualTrainEvents ev;
@@ -66,7 +82,7 @@ void train_neural(cli::Context& ctx, const Opts& o, const std::vector<TextPair>&
     ctx.note_input(o.neural.valid);
     valid = read_text_pairs(*open_bitext(ctx, o.neural.valid), ctx.common().skip_bad, 0, &skipped);
   }
-  const mt::DualTrainResult r = mt::train_dual_encoder(pairs, o.neural, job, ev, o.neural.valid.empty() ? nullptr : &valid);
+  const mt::DualTrainResult r = mt::train_dual_encoder(pairs, o.neural, job, ev, o.neural.valid.empty() ? nullptr : &valid, groups);
   if (bar) std::fputs("\r\033[K", stderr);
   ctx.set_count("steps", static_cast<uint64_t>(r.state.step));
   ctx.info(fmt::format("stopped ({}) at step {}, epoch {}{}; training {:.1f} s", r.why, r.state.step, r.state.epoch,
@@ -80,7 +96,10 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
   const cli::Common& c = ctx.common();
   if (c.output == "-") throw cli::UsageError("train needs -o FILE for the model", "pc-embed train -o enc.safetensors seed.tsv");
   if (files.empty() && o.dicts.empty()) throw cli::UsageError("train needs a seed bitext (FILE), a --dict, or both");
+  if (!o.groups.empty() && o.kind != "neural") throw cli::UsageError("--groups is for --kind neural");
+  if (!o.groups.empty() && files.empty()) throw cli::UsageError("--groups labels the seed bitext's pairs: give one");
   std::vector<TextPair> pairs;
+  std::vector<std::string> groups;
   uint64_t skipped = 0;
   if (!files.empty()) {
     auto in = open_bitext(ctx, ctx.single_input(files, "pc-embed train -o MODEL [options] [BITEXT]"));
@@ -88,6 +107,11 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
     ctx.set_count("bitext pairs", pairs.size());
     o.lex.length_pairs = pairs.size();
     if (skipped || c.skip_bad) ctx.set_count("skipped (bad)", skipped);
+    if (!o.groups.empty()) {
+      if (skipped) throw Error(fmt::format("--groups is line for line, and {} seed rows were skipped", skipped),
+                               "fix the rows, or drop --groups");
+      groups = read_groups(ctx, o.groups, pairs.size(), o.max_pairs > 0 && pairs.size() == o.max_pairs);
+    }
   }
   for (const auto& d : o.dicts) {
     DictStats st;
@@ -95,8 +119,9 @@ void train(cli::Context& ctx, Opts& o, const std::vector<std::string>& files) {
     ctx.note_input(d);
     ctx.count("dictionary pairs", st.pairs);
     pairs.insert(pairs.end(), more.begin(), more.end());
+    if (!groups.empty()) groups.resize(pairs.size(), "dictionary " + d);  // each dictionary a group
   }
-  if (o.kind == "neural") return train_neural(ctx, o, pairs);
+  if (o.kind == "neural") return train_neural(ctx, o, pairs, groups.empty() ? nullptr : &groups);
   o.lex.char_all = o.char_words == "all";
   o.lex.post.center = !o.no_center;
   o.lex.post.whiten = !o.no_whiten;

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/hash_mix.h"
@@ -52,6 +54,7 @@ namespace {
 
 struct Data {
   std::vector<std::vector<int32_t>> src, trg;
+  std::vector<uint32_t> group;  // empty: no groups
   size_t size() const { return src.size(); }
 };
 
@@ -204,15 +207,8 @@ class DualTrainer {
   int64_t params() const { return n_; }
 
  private:
-  // The epoch's order of the training pairs: a function of (seed, epoch).
   std::vector<uint32_t> epoch_order(int64_t epoch) const {
-    std::vector<uint32_t> order(train_.size());
-    std::iota(order.begin(), order.end(), 0u);
-    const uint64_t es = corpus::mix64(job_.seed ^ corpus::mix64(static_cast<uint64_t>(epoch) + 0x6475616cULL));
-    std::vector<uint64_t> key(order.size());
-    for (size_t i = 0; i < key.size(); ++i) key[i] = corpus::mix64(es + i);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
-    return order;
+    return dual_epoch_order(train_.size(), train_.group, s_.batch_pairs, s_.group_share, job_.seed, epoch);
   }
 
   double step_once(const std::vector<uint32_t>& batch, double lr, double& gnorm, int64_t& hits) {
@@ -361,9 +357,41 @@ void check_settings(const DualTrainSettings& s) {
 
 }  // namespace
 
+std::vector<uint32_t> dual_epoch_order(size_t n, const std::vector<uint32_t>& group, int batch_pairs, double group_share,
+                                       uint64_t seed, int64_t epoch) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  const uint64_t es = corpus::mix64(seed ^ corpus::mix64(static_cast<uint64_t>(epoch) + 0x6475616cULL));
+  std::vector<uint64_t> key(n);
+  for (size_t i = 0; i < n; ++i) key[i] = corpus::mix64(es + i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+  if (group.empty()) return order;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return group[a] < group[b]; });
+  const size_t B = static_cast<size_t>(batch_pairs), nb = (n + B - 1) / B;
+  const size_t keep = static_cast<size_t>(std::lround(group_share * static_cast<double>(B)));
+  std::vector<size_t> loose;  // places dealt out again
+  for (size_t b = 0; b < nb; ++b)
+    for (size_t i = b * B + keep; i < std::min(n, (b + 1) * B); ++i) loose.push_back(i);
+  std::vector<uint32_t> dealt(loose.size());
+  for (size_t i = 0; i < loose.size(); ++i) dealt[i] = order[loose[i]];
+  std::sort(dealt.begin(), dealt.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+  for (size_t i = 0; i < loose.size(); ++i) order[loose[i]] = dealt[i];
+  std::vector<uint32_t> batches(n / B);  // whole batches; a short one stays last
+  std::iota(batches.begin(), batches.end(), 0u);
+  const uint64_t bs = corpus::mix64(es ^ 0x62617463680aULL);
+  std::sort(batches.begin(), batches.end(),
+            [&](uint32_t a, uint32_t b) { return corpus::mix64(bs + a) < corpus::mix64(bs + b); });
+  std::vector<uint32_t> out;
+  out.reserve(n);
+  for (uint32_t b : batches) out.insert(out.end(), order.begin() + b * B, order.begin() + (b + 1) * B);
+  out.insert(out.end(), order.begin() + batches.size() * B, order.end());
+  return out;
+}
+
 DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std::string>>& pairs,
                                    const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev,
-                                   const std::vector<std::pair<std::string, std::string>>* valid_pairs) {
+                                   const std::vector<std::pair<std::string, std::string>>* valid_pairs,
+                                   const std::vector<std::string>* groups) {
   auto count = [&](const std::string& key, uint64_t n) {
     if (ev.count) ev.count(key, n);
   };
@@ -372,6 +400,15 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
   };
   check_settings(s);
   if (pairs.empty()) throw corpus::Error("no training pairs in the input", "give bitext TSV with src_text and trg_text");
+  if (groups && groups->size() != pairs.size())
+    throw corpus::Error(fmt::format("{} group labels for {} training pairs", groups->size(), pairs.size()),
+                        "give one group label per training pair, line for line");
+  std::vector<uint32_t> group_id;  // labels numbered in order of first appearance
+  if (groups) {
+    std::unordered_map<std::string_view, uint32_t> ids;
+    for (const auto& gl : *groups) group_id.push_back(ids.emplace(gl, static_cast<uint32_t>(ids.size())).first->second);
+    count("groups", ids.size());
+  }
   const auto t0 = Clock::now();
   const std::string ckpt = job.output + ".ckpt";
   std::string spm;
@@ -395,14 +432,15 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
   // seeded hash is smallest, so it is a function of the seed and the data.
   Data all;
   uint64_t empty = 0;
-  for (const auto& [a, b] : pairs) {
-    auto x = neural_pieces(tok, a, s.max_len), y = neural_pieces(tok, b, s.max_len);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    auto x = neural_pieces(tok, pairs[i].first, s.max_len), y = neural_pieces(tok, pairs[i].second, s.max_len);
     if (x.empty() || y.empty()) {
       ++empty;
       continue;
     }
     all.src.push_back(std::move(x));
     all.trg.push_back(std::move(y));
+    if (groups) all.group.push_back(group_id[i]);
   }
   count("pairs with pieces", all.size());
   if (empty) count("empty side (skipped)", empty);
@@ -420,6 +458,7 @@ DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std:
     Data& d = held[i] ? valid : train;
     d.src.push_back(std::move(all.src[i]));
     d.trg.push_back(std::move(all.trg[i]));
+    if (groups && !held[i]) d.group.push_back(all.group[i]);
   }
   count("training pairs", train.size());
   if (valid_pairs) {

@@ -35,6 +35,11 @@ struct DualTrainSettings {
   std::string valid;  // a validation bitext instead of the held-out slice (the tool reads it)
   double scale = 20, margin = 0.3;  // logits = scale * (cos - margin on the positive)
   int batch_pairs = 128, grad_shards = 4, patience = 5;
+  // With groups (train_dual_encoder's `groups`): the share of each batch
+  // drawn from one group (a package, a web site, a document), so that its
+  // negatives are the near misses a search among that group's sentences
+  // meets; the rest of the batch is drawn from the whole seed.
+  double group_share = 1.0;
   uint64_t warmup = 200, max_steps = 0, max_epochs = 0, valid_every = 100, log_every = 100, valid_pairs = 500,
            spm_sentences = 300000;
   double lr = 1e-3, beta1 = 0.9, beta2 = 0.98, adam_eps = 1e-9, weight_decay = 0, dropout = 0.1, clip_norm = 1.0,
@@ -73,13 +78,25 @@ struct DualTrainResult {
   double seconds = 0;  // training (tokenizer and steps), reading excluded
 };
 
+// The order of one epoch's n training pairs, each run of batch_pairs a batch:
+// a function of (seed, epoch). With groups (one id per pair), the seeded order
+// is sorted by group and cut into batches (a group smaller than a batch shares
+// one with the next), the last B - round(group_share x B) places of every
+// batch are dealt out again in seeded order, and the whole batches are
+// shuffled (a short last batch stays last).
+std::vector<uint32_t> dual_epoch_order(size_t n, const std::vector<uint32_t>& group, int batch_pairs, double group_share,
+                                       uint64_t seed, int64_t epoch);
+
 // Throws corpus::ConfigError for settings that cannot run, corpus::Error for
 // data that cannot train (no pair with pieces on both sides, a checkpoint of
 // another kind or config).
 // With `valid` (pairs of the --valid file), validation uses those pairs and
-// none is held out of the seed.
+// none is held out of the seed. With `groups` (one label per pair, the same
+// length as `pairs`), batches are made of pairs of one group, at
+// s.group_share (see there).
 DualTrainResult train_dual_encoder(const std::vector<std::pair<std::string, std::string>>& pairs,
                                    const DualTrainSettings& s, const DualTrainJob& job, const DualTrainEvents& ev,
-                                   const std::vector<std::pair<std::string, std::string>>* valid = nullptr);
+                                   const std::vector<std::pair<std::string, std::string>>* valid = nullptr,
+                                   const std::vector<std::string>* groups = nullptr);
 
 }  // namespace mt

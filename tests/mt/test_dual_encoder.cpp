@@ -5,6 +5,7 @@
 // sentence alone.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "mt/encoder/contrastive_loss.h"
 #include "mt/encoder/dual_model.h"
+#include "mt/encoder/dual_train.h"
 #include "mt/encoder/neural_file.h"
 #include "mt/tensor/tensor.h"
 #include "support/random_values.h"
@@ -201,4 +203,49 @@ TEST_CASE("neural encoder: encoded vectors match the padded batch forward") {
     for (int c = 0; c < 16; ++c) n += double(padded[r * 16 + c]) * padded[r * 16 + c];
     for (int c = 0; c < 16; ++c) CHECK(encoded[r * 16 + c] == doctest::Approx(padded[r * 16 + c] / std::sqrt(n)).epsilon(1e-4));
   }
+}
+
+// --groups: what a batch is made of.
+TEST_CASE("dual training order: a permutation, seeded, and with groups batches of one group") {
+  const size_t n = 1000;
+  const int B = 50;
+  auto is_permutation = [&](std::vector<uint32_t> o) {
+    std::sort(o.begin(), o.end());
+    for (size_t i = 0; i < n; ++i)
+      if (o[i] != i) return false;
+    return o.size() == n;
+  };
+  std::vector<uint32_t> group(n);
+  for (size_t i = 0; i < n; ++i) group[i] = static_cast<uint32_t>((i * 7919) % 10);  // 10 groups of 100, interleaved
+  const auto plain = dual_epoch_order(n, {}, B, 1.0, 1, 0);
+  CHECK(is_permutation(plain));
+  CHECK(plain == dual_epoch_order(n, {}, B, 1.0, 1, 0));
+  CHECK(plain != dual_epoch_order(n, {}, B, 1.0, 1, 1));
+  CHECK(plain != dual_epoch_order(n, {}, B, 1.0, 2, 0));
+  // How many pairs of the batch starting at b belong to its most common group.
+  auto top_group = [&](const std::vector<uint32_t>& o, size_t b, size_t len) {
+    std::vector<int> c(10, 0);
+    for (size_t i = b; i < b + len; ++i) ++c[group[o[i]]];
+    return *std::max_element(c.begin(), c.end());
+  };
+  int plain_top = 0;
+  for (size_t b = 0; b < n; b += B) plain_top = std::max(plain_top, top_group(plain, b, B));
+  CHECK(plain_top < 20);  // a random batch of 50 from 10 groups of 100
+  const auto whole = dual_epoch_order(n, group, B, 1.0, 1, 0);
+  CHECK(is_permutation(whole));
+  CHECK(whole == dual_epoch_order(n, group, B, 1.0, 1, 0));
+  CHECK(whole != dual_epoch_order(n, group, B, 1.0, 1, 1));
+  for (size_t b = 0; b < n; b += B) CHECK(top_group(whole, b, B) == B);  // groups of 100: two batches each
+  const auto half = dual_epoch_order(n, group, B, 0.5, 1, 0);
+  CHECK(is_permutation(half));
+  for (size_t b = 0; b < n; b += B) {
+    CHECK(top_group(half, b, B / 2) == B / 2);  // the first 25 places from one group
+    CHECK(top_group(half, b, B) < 40);          // the rest dealt out from all groups
+  }
+  // A short last batch stays last: 1010 pairs, 20 whole batches and 10 more.
+  std::vector<uint32_t> g2(1010, 0);
+  for (size_t i = 0; i < g2.size(); ++i) g2[i] = static_cast<uint32_t>(i / 101);
+  const auto tail = dual_epoch_order(g2.size(), g2, B, 1.0, 3, 0);
+  CHECK(tail.size() == 1010);
+  for (size_t i = 1000; i < 1010; ++i) CHECK(g2[tail[i]] == 9);
 }
