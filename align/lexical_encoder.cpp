@@ -50,6 +50,53 @@ void fold_post(LexicalEncoder::Tables& t) {
   }
 }
 
+namespace {
+
+struct Split {
+  std::vector<uint32_t> ids;
+  double idf = 0;
+  bool better_than(const Split& o) const { return o.ids.empty() || ids.size() < o.ids.size() || (ids.size() == o.ids.size() && idf < o.idf); }
+};
+
+// The best split of w[pos..) into at most `left` known parts.
+Split best_split(const LexicalLang& l, std::string_view w, size_t pos, int left, int min_cp) {
+  static constexpr std::string_view kLinks[] = {"", "s", "es", "n", "en", "e"};
+  Split best;
+  int cps = 0;
+  for (size_t j = pos; j < w.size();) {
+    do ++j;  // to the next code point (the text is valid UTF-8)
+    while (j < w.size() && (static_cast<unsigned char>(w[j]) & 0xC0) == 0x80);
+    if (++cps < min_cp) continue;
+    const uint32_t id = l.find(w.substr(pos, j - pos));
+    if (id == UINT32_MAX) continue;
+    const double idf = l.idf[id];
+    if (j == w.size()) {
+      Split s{{id}, idf};
+      if (s.better_than(best)) best = std::move(s);
+      continue;
+    }
+    if (left < 2) continue;
+    for (std::string_view link : kLinks) {
+      if (w.substr(j, link.size()) != link || j + link.size() >= w.size()) continue;
+      Split rest = best_split(l, w, j + link.size(), left - 1, min_cp);
+      if (rest.ids.empty()) continue;
+      rest.ids.insert(rest.ids.begin(), id);
+      rest.idf += idf;
+      if (rest.better_than(best)) best = std::move(rest);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int min_cp) {
+  if (min_cp <= 0 || corpus::utf8_code_points(w) < static_cast<size_t>(2 * min_cp)) return {};
+  Split s = best_split(l, w, 0, 3, min_cp);
+  if (s.ids.size() < 2) return {};
+  return s.ids;
+}
+
 SparseBag own_bag(std::vector<uint32_t> ids, const std::vector<float>& idf) {
   std::sort(ids.begin(), ids.end());
   SparseBag bag;
@@ -219,7 +266,12 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
     if (words.empty()) continue;  // the empty sentence: the zero vector
     ids.clear();
     for (const auto& w : words) ids.push_back(own.find(w));
-    const SparseBag bag = own_bag(ids, own.idf);
+    std::vector<uint32_t> bag_ids = ids;  // an unseen compound counts as its parts
+    if (t.split_min > 0)
+      for (size_t i = 0; i < words.size(); ++i)
+        if (ids[i] == UINT32_MAX)
+          for (uint32_t part : split_unseen(own, words[i], t.split_min)) bag_ids.push_back(part);
+    const SparseBag bag = own_bag(std::move(bag_ids), own.idf);
     std::span<float> bags = row.subspan(0, 2 * B);
     if (B > 0 && !bag.empty()) {
       const SparseBag tr = translated_bag(bag, table);
@@ -322,6 +374,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::load_part(const st::File& f, con
       corrupt_encoder(path, "config \"length_offset\" is missing or not a number");
     t->length_offset = c["length_offset"].get<float>();
   }
+  if (c.contains("split_min")) t->split_min = config_int(c, "split_min", 0, 64, path);  // absent in older models
   if (!c.contains("seed") || !c["seed"].is_number_unsigned()) corrupt_encoder(path, "config \"seed\" is missing");
   t->seed = c["seed"].get<uint64_t>();
   if (!c.contains("char_words") || !c["char_words"].is_string() ||

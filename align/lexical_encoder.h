@@ -85,6 +85,7 @@ struct LexicalOptions {
   double bags_weight = 1.0, lsa_weight = 0.3, char_weight = 0.7;
   double length_weight = 0.3;  // 0: no length block (docs/embed.md: the default is a compromise with mining)
   double length_scale = 1.25;
+  int split_min = 3;  // unseen words split into known ones of at least this many code points (0: not split)
   // pairs[0, length_pairs) are sentence pairs, the rest dictionary entries:
   // the length block's offset is the median over the sentence pairs (over
   // every pair when there are none).

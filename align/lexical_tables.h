@@ -49,7 +49,17 @@ struct LexicalEncoder::Tables {
   // saved before it existed).
   float length_weight = 0, length_scale = 1, length_offset = 0;
   int length_dims() const { return length_weight > 0 ? 2 : 0; }
+  // Unseen words split into known ones of at least this many code points
+  // (0: not split; models saved before it).
+  int split_min = 0;
 };
+
+// The known words an unseen word is made of, when it is one: ids of 2 or 3
+// words of `l`, each at least min_cp code points, joined directly or by a
+// linking element (s, es, n, en, e: "Netzwerk|s|statistiken"); the fewest
+// parts win, then the most frequent (the lowest idf sum), then the earliest
+// cut. Empty when no split covers the whole word.
+std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int min_cp);
 
 // The sentence's length as the length block measures it: code points of
 // valid UTF-8, at least 1.

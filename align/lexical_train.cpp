@@ -238,6 +238,7 @@ void check(const LexicalOptions& o) {
   if (o.buckets + o.lsa_dim + o.char_buckets == 0) bad("every block has size 0: give --buckets, --lsa-dim or --char-buckets");
   if (o.post.remove_top < 0 || o.post.remove_top >= std::max(o.lsa_dim, 1)) bad("--remove-top must be below --lsa-dim");
   if (o.top_k < 1) bad("--top-k must be at least 1");
+  if (o.split_min < 0 || o.split_min > 64) bad("--split-unseen must be 0 to 64");
   if (o.lsa_vocab < 1 || o.lsa_rows < 1) bad("the LSA vocabulary and rows must be at least 1");
   if (!(o.length_weight >= 0) || !std::isfinite(o.length_weight) || !(o.length_scale > 0) || !std::isfinite(o.length_scale))
     bad("the length block's weight must be >= 0 and its scale > 0");
@@ -290,6 +291,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   t->length_offset = static_cast<float>(median_log_ratio(ratio_sentences.empty() ? std::move(ratio_dict) : std::move(ratio_sentences)));
   t->seed = opt.seed;
   t->char_all = opt.char_all;
+  t->split_min = opt.split_min;
   fill_lang(c.src_vocab, src, t->src);
   fill_lang(c.trg_vocab, trg, t->trg);
   st.src_vocab = c.src_vocab.size() - 1;
@@ -391,6 +393,7 @@ std::unique_ptr<LexicalEncoder> LexicalEncoder::train(const std::vector<TextPair
   cfg["length_weight"] = opt.length_weight;
   cfg["length_scale"] = opt.length_scale;
   cfg["length_offset"] = t->length_offset;
+  cfg["split_min"] = opt.split_min;
   cfg["center"] = opt.post.center;
   cfg["remove_top"] = opt.post.remove_top;
   cfg["whiten"] = opt.post.whiten;

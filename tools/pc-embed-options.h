@@ -37,6 +37,8 @@ void lexical_options(cli::App& a, Opts& o) {
   a.option("char-weight", "W", &o.lex.char_weight, "weight of the character n-gram block").range(0, 100);
   a.option("length-weight", "W", &o.lex.length_weight, "weight of the length block (0: none)").range(0, 100);
   a.option("length-scale", "X", &o.lex.length_scale, "length block: radians per unit of log length ratio").range(0.01, 100);
+  a.option("split-unseen", "N", &o.lex.split_min, "split a word unseen in training into known words of at least N "
+           "code points, so an unseen compound is translated by its parts (0: off)").range(0, 64);
   a.flag("no-center", &o.no_center, "LSA block: do not subtract each language's mean");
   a.option("remove-top", "K", &o.lex.post.remove_top, "LSA block: remove the K top principal components").range(0, 4095);
   a.flag("no-whiten", &o.no_whiten, "LSA block: no ZCA whitening per language");

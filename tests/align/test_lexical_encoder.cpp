@@ -10,6 +10,7 @@
 
 #include "align/encoder.h"
 #include "align/lexical_encoder.h"
+#include "align/lexical_tables.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/safetensors.h"
 #include "support/tmpdir.h"
@@ -240,4 +241,84 @@ TEST_CASE("lexical encoder: the length block is (cos, sin) of scale x log length
   CHECK(old->dim() == d - 2);
   c["length_weight"] = 0.6;  // a weight without its scale and offset is a corrupt file
   CHECK(data_error([&] { LexicalEncoder::load_part(f, "", c.dump()); }).find("length_scale") != std::string::npos);
+}
+
+namespace {
+
+// A vocabulary of sorted words with their idf (word 0 is "").
+align::LexicalLang vocab(std::vector<std::pair<std::string, float>> words) {
+  std::sort(words.begin(), words.end());
+  align::LexicalLang l;
+  l.idf.push_back(0);
+  l.offsets.push_back(0);
+  for (const auto& [w, idf] : words) {
+    l.bytes.insert(l.bytes.end(), w.begin(), w.end());
+    l.offsets.push_back(l.bytes.size());
+    l.idf.push_back(idf);
+  }
+  return l;
+}
+
+std::vector<std::string> split_words(const align::LexicalLang& l, std::string_view w, int min_cp) {
+  std::vector<std::string> out;
+  for (uint32_t id : align::split_unseen(l, w, min_cp)) out.emplace_back(l.word(id));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lexical encoder: an unseen word splits into known words, fewest parts first, then the most frequent") {
+  const auto l = vocab({{"netz", 2}, {"werk", 2}, {"netzwerk", 3}, {"statistiken", 4}, {"abc", 1}, {"abcx", 1},
+                        {"xyzz", 5}, {"yzz", 1}, {"größe", 2}, {"datei", 1}});
+  using V = std::vector<std::string>;
+  CHECK(split_words(l, "netzwerkstatistiken", 3) == V{"netzwerk", "statistiken"});   // 2 parts beat 3
+  CHECK(split_words(l, "netzwerksstatistiken", 3) == V{"netzwerk", "statistiken"});  // linking s
+  CHECK(split_words(l, "netzwerkenstatistiken", 3) == V{"netzwerk", "statistiken"});  // linking en
+  CHECK(split_words(l, "netzwerkxstatistiken", 3).empty());                           // no such link
+  CHECK(split_words(l, "netzwerkdatei", 3) == V{"netzwerk", "datei"});
+  CHECK(split_words(l, "abcxyzz", 3) == V{"abcx", "yzz"});  // idf 2 against abc|xyzz's 6
+  CHECK(split_words(l, "dateigröße", 3) == V{"datei", "größe"});  // cuts at code points
+  CHECK(split_words(l, "dateigröße", 6).empty());                  // parts under 6 code points
+  CHECK(split_words(l, "werkqqqq", 3).empty());                    // a part unknown
+  CHECK(split_words(l, "netzwerkstatistiken", 0).empty());         // off
+  CHECK(split_words(l, "netzdateiwerkgröße", 3).empty());          // four parts: at most three
+  CHECK(split_words(l, "netzdateiwerk", 3) == V{"netz", "datei", "werk"});
+}
+
+TEST_CASE("lexical encoder: with split_min an unseen compound is placed by its parts; older models do not split") {
+  std::vector<TextPair> pairs;
+  for (int i = 0; i < 20; ++i) {
+    pairs.emplace_back("network error", "Netzwerk Fehler");
+    pairs.emplace_back("statistics file", "Statistiken Datei");
+    pairs.emplace_back("open the file", "die Datei öffnen");
+    pairs.emplace_back("network", "Netzwerk");
+    pairs.emplace_back("error", "Fehler");
+  }
+  LexicalOptions o = small_options();
+  o.lsa_dim = 0;
+  o.char_buckets = 0;
+  o.length_weight = 0;
+  o.split_min = 3;
+  const auto split = LexicalEncoder::train(pairs, o);
+  CHECK(split->config()["split_min"] == 3);
+  o.split_min = 0;
+  const auto whole = LexicalEncoder::train(pairs, o);
+  const size_t d = split->dim();
+  auto cosine = [&](const LexicalEncoder& e, const std::string& a, const std::string& b) {
+    const auto u = encode_all(e, {a}, SentenceEncoder::Side::kSource), v = encode_all(e, {b}, SentenceEncoder::Side::kTarget);
+    double s = 0;
+    for (size_t k = 0; k < d; ++k) s += static_cast<double>(u[k]) * v[k];
+    return s;
+  };
+  CHECK(cosine(*whole, "network error", "Netzwerkfehler") == 0.0);  // an unseen word, no character block
+  CHECK(cosine(*split, "network error", "Netzwerkfehler") > 0.9);
+  CHECK(cosine(*split, "network error", "Netzwerkfehler") == doctest::Approx(cosine(*split, "network error", "Netzwerk Fehler")));
+  // A model saved before split_min existed loads without splitting.
+  TmpDir t;
+  split->save(t.path("m.st"));
+  const corpus::safetensors::File f(t.path("m.st"));
+  auto c = split->config();
+  c.erase("split_min");
+  CHECK(cosine(*LexicalEncoder::load_part(f, "", c.dump()), "network error", "Netzwerkfehler") == 0.0);
+  CHECK(cosine(*LexicalEncoder::load(t.path("m.st")), "network error", "Netzwerkfehler") > 0.9);
 }
