@@ -58,7 +58,9 @@ struct LexicalEncoder::Tables {
 // words of `l`, each at least min_cp code points, joined directly or by a
 // linking element (s, es, n, en, e: "Netzwerk|s|statistiken"); the fewest
 // parts win, then the most frequent (the lowest idf sum), then the earliest
-// cut. Empty when no split covers the whole word.
+// cut. Failing that, an inflected form: the word less its last one or two
+// code points, if that is known and keeps more than min_cp code points
+// ("Dateien" as "Datei"). Empty when neither is found.
 std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int min_cp);
 
 // The sentence's length as the length block measures it: code points of

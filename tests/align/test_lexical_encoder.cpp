@@ -283,6 +283,14 @@ TEST_CASE("lexical encoder: an unseen word splits into known words, fewest parts
   CHECK(split_words(l, "netzwerkstatistiken", 0).empty());         // off
   CHECK(split_words(l, "netzdateiwerkgröße", 3).empty());          // four parts: at most three
   CHECK(split_words(l, "netzdateiwerk", 3) == V{"netz", "datei", "werk"});
+  // No split: the word less one or two code points, if that is known.
+  CHECK(split_words(l, "dateien", 3) == V{"datei"});
+  CHECK(split_words(l, "netzes", 3) == V{"netz"});
+  CHECK(split_words(l, "netzeso", 3).empty());  // three to take off
+  CHECK(split_words(l, "abcxy", 3) == V{"abcx"});
+  CHECK(split_words(l, "abcy", 3).empty());  // "abc" keeps only min_cp code points
+  CHECK(split_words(l, "größen", 3) == V{"größe"});
+  CHECK(split_words(l, "größeñ", 3) == V{"größe"});  // a two-byte last code point
 }
 
 TEST_CASE("lexical encoder: with split_min an unseen compound is placed by its parts; older models do not split") {
