@@ -293,7 +293,7 @@ TEST_CASE("lexical encoder: an unseen word splits into known words, fewest parts
   CHECK(split_words(l, "größeñ", 3) == V{"größe"});  // a two-byte last code point
 }
 
-TEST_CASE("lexical encoder: with split_min an unseen compound is placed by its parts; older models do not split") {
+TEST_CASE("lexical encoder: with split_min an unseen compound is placed by its parts, and older models do not split") {
   std::vector<TextPair> pairs;
   for (int i = 0; i < 20; ++i) {
     pairs.emplace_back("network error", "Netzwerk Fehler");
