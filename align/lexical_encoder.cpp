@@ -91,15 +91,17 @@ Split best_split(const LexicalLang& l, std::string_view w, size_t pos, int left,
 }  // namespace
 
 std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int min_cp) {
+  constexpr size_t kMaxCodePoints = 64;  // longer tokens (hashes, runs of one letter) are no compounds
   if (min_cp <= 0) return {};
   const size_t cps = corpus::utf8_code_points(w);
+  if (cps > kMaxCodePoints) return {};
   if (cps >= static_cast<size_t>(2 * min_cp)) {
     Split s = best_split(l, w, 0, 3, min_cp);
     if (s.ids.size() >= 2) return s.ids;
   }
   // An inflected form: the word less its last one or two code points.
   size_t end = w.size();
-  for (size_t k = 1; k <= 2 && cps - k >= static_cast<size_t>(min_cp) + 1 && cps > k; ++k) {
+  for (size_t k = 1; k <= 2 && cps > k && cps - k > static_cast<size_t>(min_cp); ++k) {
     do --end;
     while (end > 0 && (static_cast<unsigned char>(w[end]) & 0xC0) == 0x80);
     const uint32_t id = l.find(w.substr(0, end));

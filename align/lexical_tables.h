@@ -60,7 +60,8 @@ struct LexicalEncoder::Tables {
 // parts win, then the most frequent (the lowest idf sum), then the earliest
 // cut. Failing that, an inflected form: the word less its last one or two
 // code points, if that is known and keeps more than min_cp code points
-// ("Dateien" as "Datei"). Empty when neither is found.
+// ("Dateien" as "Datei"). Empty when neither is found, and for words over 64
+// code points.
 std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int min_cp);
 
 // The sentence's length as the length block measures it: code points of

@@ -291,6 +291,11 @@ TEST_CASE("lexical encoder: an unseen word splits into known words, fewest parts
   CHECK(split_words(l, "abcy", 3).empty());  // "abc" keeps only min_cp code points
   CHECK(split_words(l, "größen", 3) == V{"größe"});
   CHECK(split_words(l, "größeñ", 3) == V{"größe"});  // a two-byte last code point
+  // Words over 64 code points are not tried.
+  const std::string q(40, 'q'), r24(24, 'r'), r25(25, 'r');
+  const auto lq = vocab({{q, 1}, {r24, 1}, {r25, 1}});
+  CHECK(split_words(lq, q + r24, 3) == V{q, r24});  // 64
+  CHECK(split_words(lq, q + r25, 3).empty());       // 65
 }
 
 TEST_CASE("lexical encoder: with split_min an unseen compound is placed by its parts, and older models do not split") {
