@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "align/lexical_tables.h"
 #include "libcorpus/core/error.h"
@@ -266,6 +267,7 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
   Tokenizer tok(t.tokenizer);  // one per call: encode() runs on several threads at once
   std::vector<std::string> words;
   std::vector<uint32_t> ids;
+  std::unordered_map<std::string, std::vector<uint32_t>> splits;  // unseen words of this call, split once
   std::vector<double> z(L);
   for (size_t s = 0; s < sentences.size(); ++s) {
     std::span<float> row = out.subspan(s * d, d);
@@ -282,8 +284,11 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
     std::vector<uint32_t> bag_ids = ids;  // an unseen compound counts as its parts
     if (t.split_min > 0)
       for (size_t i = 0; i < words.size(); ++i)
-        if (ids[i] == UINT32_MAX)
-          for (uint32_t part : split_unseen(own, words[i], t.split_min)) bag_ids.push_back(part);
+        if (ids[i] == UINT32_MAX) {
+          auto it = splits.find(words[i]);
+          if (it == splits.end()) it = splits.emplace(words[i], split_unseen(own, words[i], t.split_min)).first;
+          bag_ids.insert(bag_ids.end(), it->second.begin(), it->second.end());
+        }
     const SparseBag bag = own_bag(std::move(bag_ids), own.idf);
     std::span<float> bags = row.subspan(0, 2 * B);
     if (B > 0 && !bag.empty()) {
