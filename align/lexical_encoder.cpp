@@ -103,8 +103,7 @@ std::vector<uint32_t> split_unseen(const LexicalLang& l, std::string_view w, int
   // An inflected form: the word less its last one or two code points.
   size_t end = w.size();
   for (size_t k = 1; k <= 2 && cps > k && cps - k > static_cast<size_t>(min_cp); ++k) {
-    do --end;
-    while (end > 0 && (static_cast<unsigned char>(w[end]) & 0xC0) == 0x80);
+    end = corpus::utf8_cut_at_or_before(w, end - 1);  // one code point off
     const uint32_t id = l.find(w.substr(0, end));
     if (id != UINT32_MAX) return {id};
   }
