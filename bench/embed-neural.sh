@@ -15,7 +15,14 @@
 # Environment: LANGS (default "es de fr"), SEEDS (default "all"; also 2000,
 # 10000), NEURAL (extra training options, default "--max-time 1500"),
 # WEIGHTS (default "0.3 0.5 0.7 1 1.3"), REUSE=1 keeps a model WORK already holds
-# (its training time is read from WORK/neural-LANG-SEED.err).
+# (its training time is read from WORK/neural-LANG-SEED.err), LEXICAL (extra
+# options of the lexical encoder, default none), MARGIN (rank by pc-mine's
+# ratio margin over K neighbours instead of cosine, default 0 = cosine),
+# COUNT (row: right only when the pick is the query's own row, the default;
+# text: right when the gold lists the two strings as a pair, see
+# bench/p_at_1.py). "%L" in NEURAL stands for the language (--valid
+# SPLIT/en-%L.valid.tsv). With MARGIN or COUNT set, the config column says so
+# (e.g. "neural@margin4,text").
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/release/tools}
@@ -25,6 +32,13 @@ LANGS=${LANGS:-es de fr}
 SEEDS=${SEEDS:-all}
 NEURAL=${NEURAL:---max-time 1500}
 WEIGHTS=${WEIGHTS:-0.3 0.5 0.7 1 1.3}
+LEXICAL=${LEXICAL:-}
+MARGIN=${MARGIN:-0}
+COUNT=${COUNT:-row}
+TAG=
+[ "$MARGIN" = 0 ] || TAG=margin$MARGIN
+[ "$COUNT" = row ] || TAG=${TAG:+$TAG,}$COUNT
+TAG=${TAG:+@$TAG}
 mkdir -p "$WORK"
 [ -s "$SPLIT/en-fr.test.tsv" ] || "$ROOT/scripts/make-package-split.sh" "$SPLIT" de es fr >&2
 
@@ -38,23 +52,25 @@ for lang in $LANGS; do
   for seed in $SEEDS; do
     n=$WORK/neural-$lang-$seed l=$WORK/lexical-$lang-$seed
     train=("$SPLIT/en-$lang.train.tsv" --max-pairs "${seed/all/0}")
+    score=(--margin "$MARGIN")
+    [ "$COUNT" = row ] || score+=(--pairs "$SPLIT/en-$lang.test.tsv")
     if [ "${REUSE:-}" != 1 ] || [ ! -s "$n.st" ]; then
       # shellcheck disable=SC2086
-      "$BIN/pc-embed" train --kind neural -j2 -s en -t "$lang" -o "$n.st" "${train[@]}" $NEURAL 2>"$n.err"
+      "$BIN/pc-embed" train --kind neural -j2 -s en -t "$lang" -o "$n.st" "${train[@]}" ${NEURAL//%L/$lang} 2>"$n.err"
     fi
-    "$BIN/pc-embed" train -j2 -s en -t "$lang" -o "$l.st" "${train[@]}" 2>"$l.err"
+    "$BIN/pc-embed" train -j2 -s en -t "$lang" -o "$l.st" "${train[@]}" $LEXICAL 2>"$l.err"
     encode "$n.st" "$n" "$lang"
     encode "$l.st" "$l" "$lang"
     ns=$(grep -oE 'training [0-9.]+ s' "$n.err" | tail -1 | grep -oE '[0-9.]+')
     ls_=$(grep -oE 'training [0-9.]+ s' "$l.err" | tail -1 | grep -oE '[0-9.]+')
-    read -r f b < <(/usr/bin/python3 "$ROOT/bench/embed-p-at-1.py" "$n.s.npy" "$n.t.npy")
-    printf '%s\t%s\tneural\t%s\t%s\t%s\t%s\n' "$lang" "$seed" "$NEURAL" "$f" "$b" "$ns"
-    read -r f b < <(/usr/bin/python3 "$ROOT/bench/embed-p-at-1.py" "$l.s.npy" "$l.t.npy")
-    printf '%s\t%s\tbags+chars\t\t%s\t%s\t%s\n' "$lang" "$seed" "$f" "$b" "$ls_"
+    read -r f b < <(/usr/bin/python3 "$ROOT/bench/embed-p-at-1.py" "$n.s.npy" "$n.t.npy" "${score[@]}")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lang" "$seed" "neural$TAG" "$NEURAL" "$f" "$b" "$ns"
+    read -r f b < <(/usr/bin/python3 "$ROOT/bench/embed-p-at-1.py" "$l.s.npy" "$l.t.npy" "${score[@]}")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lang" "$seed" "bags+chars$TAG" "$LEXICAL" "$f" "$b" "$ls_"
     # shellcheck disable=SC2086
-    /usr/bin/python3 "$ROOT/bench/embed-combine.py" "$l.s.npy" "$l.t.npy" "$n.s.npy" "$n.t.npy" $WEIGHTS |
+    /usr/bin/python3 "$ROOT/bench/embed-combine.py" "$l.s.npy" "$l.t.npy" "$n.s.npy" "$n.t.npy" $WEIGHTS "${score[@]}" |
       while read -r w f b; do
-        printf '%s\t%s\tneural+bags+chars:%s\t\t%s\t%s\t%s\n' "$lang" "$seed" "$w" "$f" "$b" "$(echo "$ns + $ls_" | bc)"
+        printf '%s\t%s\t%s\t\t%s\t%s\t%s\n' "$lang" "$seed" "neural+bags+chars$TAG:$w" "$f" "$b" "$(echo "$ns + $ls_" | bc)"
       done
   done
 done
