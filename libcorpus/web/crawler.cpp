@@ -92,7 +92,14 @@ size_t Crawler::queued() const {
 }
 
 bool Crawler::start(Job job, Host& h) {
-  if (job.kind != Job::kRobots && !h.rules.allowed(split_url(job.url)->path)) {
+  // Page and sitemap jobs passed scope_.contains(), which parses the URL;
+  // one that does not parse is still refused here, not dereferenced.
+  const auto parts = job.kind == Job::kRobots ? std::optional<UrlParts>() : split_url(job.url);
+  if (job.kind != Job::kRobots && !parts) {
+    count("unparsable URLs");
+    return false;
+  }
+  if (job.kind != Job::kRobots && !h.rules.allowed(parts->path)) {
     count("disallowed by robots.txt");
     if (job.kind == Job::kPage && cb_.log) cb_.log("skip (robots.txt) " + job.url);
     return false;
