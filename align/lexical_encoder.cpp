@@ -302,15 +302,19 @@ void LexicalEncoder::encode(std::span<const std::string_view> sentences, Side si
     }
     if (L > 0) {
       for (size_t k = 0; k < L; ++k) z[k] = -static_cast<double>(own.mean_post[k]);
+      bool placed = false;  // a sentence with no word of the LSA vocabulary has no LSA vector, not -mean
       for (const auto& [id, w] : bag) {
         if (own.lsa_row[id] == UINT32_MAX) continue;
+        placed = true;
         const float* p = own.proj_post.data() + static_cast<size_t>(own.lsa_row[id]) * L;
         for (size_t k = 0; k < L; ++k) z[k] += static_cast<double>(w) * p[k];
       }
-      std::span<float> lsa = row.subspan(2 * B, L);
-      for (size_t k = 0; k < L; ++k) lsa[k] = static_cast<float>(z[k]);
-      l2_normalise(lsa);
-      for (float& x : lsa) x *= t.lsa_weight;
+      if (placed) {
+        std::span<float> lsa = row.subspan(2 * B, L);
+        for (size_t k = 0; k < L; ++k) lsa[k] = static_cast<float>(z[k]);
+        l2_normalise(lsa);
+        for (float& x : lsa) x *= t.lsa_weight;
+      }
     }
     if (t.char_buckets > 0) {
       std::span<float> chars = row.subspan(2 * B + L, static_cast<size_t>(t.char_buckets));

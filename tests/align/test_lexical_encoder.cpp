@@ -148,6 +148,23 @@ TEST_CASE("lexical encoder: every post-processing switch trains, and changes the
   }
 }
 
+TEST_CASE("lexical encoder: a sentence with no word of the LSA vocabulary has a zero LSA block") {
+  const auto pairs = sample_pairs(400);
+  const LexicalOptions o = small_options();
+  const auto e = LexicalEncoder::train(pairs, o);
+  const auto v = encode_all(*e, {"qqzzxv vvqqzx", pairs[0].first}, SentenceEncoder::Side::kSource);
+  const size_t d = e->dim(), lsa0 = 2 * static_cast<size_t>(o.buckets), lsa1 = lsa0 + static_cast<size_t>(o.lsa_dim);
+  const auto norm = [&](size_t row, size_t b, size_t end) {
+    double s = 0;
+    for (size_t k = b; k < end; ++k) s += static_cast<double>(v[row * d + k]) * v[row * d + k];
+    return std::sqrt(s);
+  };
+  CHECK(norm(0, lsa0, lsa1) == 0.0);
+  CHECK(norm(0, lsa1, lsa1 + static_cast<size_t>(o.char_buckets)) > 0.0);  // the character block still places it
+  CHECK(norm(1, lsa0, lsa1) > 0.0);
+  CHECK(norm(0, 0, d) == doctest::Approx(1.0));
+}
+
 TEST_CASE("lexical encoder: a model of another kind is refused with the file named") {
   TmpDir d;
   corpus::safetensors::Writer w;
