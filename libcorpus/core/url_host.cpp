@@ -1,7 +1,11 @@
 #include "libcorpus/core/url_host.h"
 
+#include <unicode/bytestream.h>
+#include <unicode/idna.h>
+
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
 namespace corpus {
 
@@ -24,6 +28,30 @@ std::optional<UrlAuthority> split_url_authority(std::string_view url) {
   a.host = auth.substr(0, colon);
   if (colon != std::string_view::npos) a.port = auth.substr(colon + 1);
   return a;
+}
+
+std::optional<std::string> host_to_ascii(std::string_view host) {
+  if (std::all_of(host.begin(), host.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::string(host);
+  // One immutable instance; ICU's IDNA objects are safe to share between threads.
+  static const std::unique_ptr<const icu::IDNA> idna = [] {
+    UErrorCode st = U_ZERO_ERROR;
+    std::unique_ptr<const icu::IDNA> p(icu::IDNA::createUTS46Instance(
+        UIDNA_NONTRANSITIONAL_TO_ASCII | UIDNA_USE_STD3_RULES | UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ, st));
+    return U_SUCCESS(st) ? std::move(p) : nullptr;
+  }();
+  if (!idna) return std::nullopt;
+  std::string out;
+  icu::StringByteSink<std::string> sink(&out);
+  icu::IDNAInfo info;
+  UErrorCode st = U_ZERO_ERROR;
+  idna->nameToASCII_UTF8(icu::StringPiece(host.data(), static_cast<int32_t>(host.size())), sink, info, st);
+  // Hyphen placement and DNS lengths are not checked, as in the WHATWG URL
+  // standard (CheckHyphens and VerifyDnsLength false): ASCII hosts are not either.
+  const uint32_t ignored = UIDNA_ERROR_LEADING_HYPHEN | UIDNA_ERROR_TRAILING_HYPHEN | UIDNA_ERROR_HYPHEN_3_4 |
+                           UIDNA_ERROR_EMPTY_LABEL | UIDNA_ERROR_LABEL_TOO_LONG | UIDNA_ERROR_DOMAIN_NAME_TOO_LONG;
+  if (U_FAILURE(st) || (info.getErrors() & ~ignored) != 0 || out.empty()) return std::nullopt;
+  return out;
 }
 
 std::string url_host_port(std::string_view url) {

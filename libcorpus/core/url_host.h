@@ -22,6 +22,15 @@ struct UrlAuthority {
 // Views into `url`; nullopt when it has no "://".
 std::optional<UrlAuthority> split_url_authority(std::string_view url);
 
+// A host in the ASCII form that DNS and the crawler's frontier keys use:
+// unchanged when it is ASCII; an internationalised name mapped by UTS #46
+// (nontransitional, as the WHATWG URL standard's domain-to-ASCII, with the
+// STD3 letter-digit-hyphen rule) to lower-case punycode labels
+// ("Bücher.example" -> "xn--bcher-kva.example"); nullopt when it is not a
+// valid internationalised name (invalid UTF-8, a disallowed code point, a
+// label against the bidi rules).
+std::optional<std::string> host_to_ascii(std::string_view host);
+
 // The host and port of a URL in lower case ("http://u@A.b:8080/x" ->
 // "a.b:8080"), or "" when it has no "://".
 std::string url_host_port(std::string_view url);

@@ -87,7 +87,11 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
   // normalised URL, the frontier's key, would not be stable. Refuse it now.
   if (host.empty() || has_bad_bytes(host)) return std::nullopt;
   for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto h = ipv4_normalised(host);
+  // An internationalised host is kept as its punycode, so one site has one
+  // frontier key and robots.txt entry whichever form a link used.
+  auto ascii = host_to_ascii(host);
+  if (!ascii) return std::nullopt;
+  auto h = ipv4_normalised(*ascii);
   if (!h || h->empty()) return std::nullopt;
   curl_url_set(u.get(), CURLUPART_HOST, h->c_str(), 0);
   std::string port = get(u.get(), CURLUPART_PORT);

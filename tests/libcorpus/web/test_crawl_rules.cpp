@@ -6,6 +6,7 @@
 #include "libcorpus/web/crawl_sitemap.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/http_message.h"
+#include "libcorpus/core/url_host.h"
 #include "libcorpus/web/url.h"
 #include "support/tmpdir.h"
 
@@ -57,6 +58,26 @@ TEST_CASE("urls: resolution and normalisation") {
   CHECK(p->host == "h");
   CHECK(p->port == "8443");
   CHECK(p->path == "/a?b=1");
+}
+
+TEST_CASE("urls: an internationalised host becomes its punycode, and a bad one is refused") {
+  CHECK(resolve_url("", "http://B\u00fccher.example/a") == "http://xn--bcher-kva.example/a");
+  CHECK(resolve_url("http://xn--bcher-kva.example/", "http://b\u00fccher.example/x") == "http://xn--bcher-kva.example/x");
+  CHECK(resolve_url("", "http://b%C3%BCcher.example/") == "http://xn--bcher-kva.example/");
+  CHECK(resolve_url("", "http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/") == "http://xn--e1afmkfd.xn--p1ai/");
+  CHECK(resolve_url("", "http://\u041f\u0420\u0418\u041c\u0415\u0420.\u0420\u0424/") == "http://xn--e1afmkfd.xn--p1ai/");
+  CHECK(resolve_url("", "https://\u00df.de:443/") == "https://xn--zca.de/");  // nontransitional: \u00df stays itself
+  CHECK(host_to_ascii("xn--bcher-kva.example") == "xn--bcher-kva.example");  // ASCII is left as it is
+  CHECK_FALSE(resolve_url("", "http://%FF.example/"));                     // not UTF-8
+  CHECK_FALSE(resolve_url("", "http://a\uFFFD.example/"));                 // a disallowed code point
+  CHECK_FALSE(resolve_url("", "http://a\u05D0.example/"));                 // Latin and Hebrew in one label (bidi)
+  CHECK_FALSE(resolve_url("", "http://\uFF05a.example/"));                 // fullwidth % maps to '%', not a host letter
+  auto p = split_url(*resolve_url("", "http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/\u043f"));
+  REQUIRE(p);
+  CHECK(p->host == "xn--e1afmkfd.xn--p1ai");
+  CrawlScope scope("host", {"http://B\u00fccher.example/"}, {}, {});  // a seed in either form is one host
+  CHECK(scope.contains(*resolve_url("", "http://b\u00fccher.example/x")));
+  CHECK(scope.contains("http://xn--bcher-kva.example/x"));
 }
 
 TEST_CASE("scope: host, domain, prefix, include and exclude") {
