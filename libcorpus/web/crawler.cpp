@@ -92,17 +92,19 @@ size_t Crawler::queued() const {
 }
 
 bool Crawler::start(Job job, Host& h) {
-  // Page and sitemap jobs passed scope_.contains(), which parses the URL;
-  // one that does not parse is still refused here, not dereferenced.
-  const auto parts = job.kind == Job::kRobots ? std::optional<UrlParts>() : split_url(job.url);
-  if (job.kind != Job::kRobots && !parts) {
-    count("unparsable URLs");
-    return false;
-  }
-  if (job.kind != Job::kRobots && !h.rules.allowed(parts->path)) {
-    count("disallowed by robots.txt");
-    if (job.kind == Job::kPage && cb_.log) cb_.log("skip (robots.txt) " + job.url);
-    return false;
+  if (job.kind != Job::kRobots) {
+    // Page and sitemap jobs passed scope_.contains(), which parses the URL;
+    // one that does not parse is still refused here, not dereferenced.
+    const auto parts = split_url(job.url);
+    if (!parts) {
+      count("unparsable URLs");
+      return false;
+    }
+    if (!h.rules.allowed(parts->path)) {
+      count("disallowed by robots.txt");
+      if (job.kind == Job::kPage && cb_.log) cb_.log("skip (robots.txt) " + job.url);
+      return false;
+    }
   }
   FetchOptions fo = o_.fetch;
   if (job.kind != Job::kPage) fo.accept_types.clear();
