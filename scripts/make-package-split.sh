@@ -14,6 +14,14 @@
 #   SPLIT_VALID      pairs in each valid file      (default: 500)
 #   SPLIT_MAX_SHARE  largest share of a test or valid file one package may
 #                    give; bigger packages stay in train (default: 0.25)
+#   SPLIT_EXTRA_TRAIN  a folder of catalogues of packages that are not
+#                    installed, one sub-folder per package
+#                    (scripts/fetch-extra-catalogues.sh): TRAINING pairs only.
+#                    test and valid are chosen from the installed packages as
+#                    without it (byte-identical files); an extra package named
+#                    like an installed one, and any catalogue whose domain
+#                    (the .mo file's name) a test or valid package ships, is
+#                    left out, so the held-out packages give no training pair.
 #
 # How (the same for every language, so a package is in the same split for
 # all languages whenever it has pairs for them):
@@ -76,6 +84,7 @@ from gettext_catalogues import MIN_LEN, MAX_LEN, owning_packages, read_mo, norma
 LOCALEDIR, TMP = sys.argv[1], sys.argv[2]
 N_TEST, N_VALID, MAX_SHARE = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 LANGS = sys.argv[6:]
+EXTRA = os.environ.get("SPLIT_EXTRA_TRAIN", "")
 
 
 def log(*a):
@@ -92,23 +101,59 @@ def sha(s):
 
 
 
+def add_catalogue(pairs, mo, pkg):
+    for _ctxt, msgid, msgstr in read_mo(mo):
+        src = normalise(strip_accel(normalise(msgid)))
+        trg = normalise(strip_accel(normalise(msgstr)))
+        if why_rejected(src, trg) is None and (src, trg) not in pairs:
+            pairs[(src, trg)] = pkg
+
+
 def read_pairs(lang):
-    """{(src, trg): package} in the order make-sample-bitext.sh finds them."""
+    """({(src, trg): package} in the order make-sample-bitext.sh finds them,
+    {package: set of catalogue domains})."""
     d = os.path.join(LOCALEDIR, lang, "LC_MESSAGES")
     mos = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".mo")) if os.path.isdir(d) else []
     owner = owning_packages(mos) if mos else {}
     pairs = OrderedDict()
+    domains = {}
     for mo in mos:
         pkg = owner.get(mo)
         if pkg is None:
             log("no owning package, skipped:", mo)
             continue
-        for _ctxt, msgid, msgstr in read_mo(mo):
-            src = normalise(strip_accel(normalise(msgid)))
-            trg = normalise(strip_accel(normalise(msgstr)))
-            if why_rejected(src, trg) is None and (src, trg) not in pairs:
-                pairs[(src, trg)] = pkg
-    return pairs
+        domains.setdefault(pkg, set()).add(os.path.basename(mo))
+        add_catalogue(pairs, mo, pkg)
+    return pairs, domains
+
+
+def read_extra(lang, known, pairs, banned_domains):
+    """The SPLIT_EXTRA_TRAIN catalogues of `lang`: {(src, trg): package} for
+    pairs not in `pairs`, packages not in `known`, domains not banned."""
+    extra = OrderedDict()
+    if not EXTRA:
+        return extra
+    for pkg in sorted(os.listdir(EXTRA)):
+        root = os.path.join(EXTRA, pkg)
+        if pkg.startswith(".") or pkg.endswith(".tmp") or not os.path.isdir(root):
+            continue
+        if pkg in known:
+            log("extra package is installed, skipped:", pkg)
+            continue
+        mos = []
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            if os.path.basename(dirpath) == "LC_MESSAGES" and os.path.basename(os.path.dirname(dirpath)) == lang:
+                mos += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".mo")]
+        for mo in mos:
+            if os.path.basename(mo) in banned_domains:
+                log("extra catalogue shares a held-out domain, skipped:", mo)
+                continue
+            add_catalogue(extra, mo, pkg)
+    for p in list(extra):
+        if p in pairs:
+            del extra[p]
+    return extra
 
 
 def pair_key(p):
@@ -124,7 +169,7 @@ def write_tsv(path, pairs):
 
 
 for lang in LANGS:
-    pairs = read_pairs(lang)
+    pairs, domains = read_pairs(lang)
     by_pkg = {}
     for p, pkg in pairs.items():
         by_pkg.setdefault(pkg, []).append(p)
@@ -155,6 +200,18 @@ for lang in LANGS:
             held.add(("s", s))
             held.add(("t", t))
     train = [p for p, pkg in pairs.items() if split[pkg] == "train"]
+    banned = set()
+    for pkg, name in split.items():
+        if name != "train":
+            banned |= domains.get(pkg, set())
+    extra = read_extra(lang, set(split), pairs, banned)
+    n_extra_pkgs = len(set(extra.values()))
+    for p, pkg in extra.items():
+        pairs[p] = pkg
+        split.setdefault(pkg, "train")
+        by_pkg.setdefault(pkg, []).append(p)
+    order = sorted(by_pkg, key=sha)
+    train += list(extra)
     leaked = [p for p in train if ("s", p[0]) in held or ("t", p[1]) in held]
     out["train"] = sorted(set(train) - set(leaked), key=pair_key)
     for name in ("train", "valid", "test"):
@@ -175,6 +232,8 @@ for lang in LANGS:
         % (lang, len(pairs), len(order), len(out["train"]), len(out["valid"]), len(out["test"]),
            sum(v == "train" for v in split.values()), sum(v == "valid" for v in split.values()),
            sum(v == "test" for v in split.values()), len(leaked)))
+    if EXTRA:
+        log("en-%s: %d of the pairs from %d extra (not installed) packages" % (lang, len(extra), n_extra_pkgs))
 PYEOF
 
 for f in "$TMP"/*.tsv "$TMP"/*.train.packages; do
