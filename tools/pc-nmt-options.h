@@ -5,6 +5,7 @@
 #include <string>
 
 #include "libcorpus/core/cli.h"
+#include "mt/train/recipes.h"
 #include "mt/train/train_run.h"
 
 namespace {
@@ -17,8 +18,9 @@ struct Args : mt::TrainSettings {
   bool vocab = false;
   int beam = 1, n_best = 0, block = 4, candidates = 1;
   std::string length_penalty = "gnmt", stats, ddg, ibm1, decode = "greedy", draft = "pad", column,
-              out_column = "x_translation", ngram_pool;
+              out_column = "x_translation", ngram_pool, recipe;
   double alpha = 0.6;
+  bool free_placeholders = false;
 };
 
 // Decoding settings: translate's, and train's for validation.
@@ -29,6 +31,10 @@ void decoding_options(cli::App& a, Args& s) {
 }
 
 void training_options(cli::App& t, Args& a) {
+  t.group("Recipe");
+  // main() expands the recipe into its options before parsing (recipes.h).
+  t.choice("recipe", "NAME", &a.recipe, mt::recipe_names(), "a measured set of the options below, which options "
+           "given after it override (man pc-nmt, RECIPES)");
   t.group("Data");
   t.option("valid", "FILE", &a.valid, "validation bitext TSV: loss, chrF and BLEU every --valid-every steps");
   t.option("max-len", "N", &a.max_len, "tokens per sentence, EOS included; longer pairs are counted and skipped").at_least(2);
@@ -90,6 +96,8 @@ void translate_options(cli::App& t, Args& a) {
   t.choice("length-penalty", "LP", &a.length_penalty, {"none", "gnmt", "marian"},
            "beam ranking: log P / ((5+len)/6)^alpha (gnmt), / len^alpha (marian), log P (none)");
   t.option("alpha", "X", &a.alpha, "length penalty exponent").range(0, 10);
+  t.flag("free-placeholders", &a.free_placeholders, "with a --protect-placeholders model, let it write placeholders "
+         "freely (default: each of the source's exactly as often as there)");
   t.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
            "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
   t.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 16);

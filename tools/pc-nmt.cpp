@@ -65,6 +65,7 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   mt::use_single_threaded_blas();
   mt::TranslateOptions opt;
   opt.decode = {a.batch_size, a.max_len_factor};
+  opt.placeholder_quota = !a.free_placeholders;
   mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft, a.candidates);
   std::optional<LineReader> lines;
   std::unique_ptr<corpus::BitextLines> rows;
@@ -150,7 +151,12 @@ int main(int argc, char** argv) {
   app.subcommand("import-marian", "convert an OPUS-MT/Marian model", "import-marian -o MODEL FOLDER | MODEL.npz "
                  "[VOCAB.yml SOURCE.spm TARGET.spm]").common(c, cli::Common::kOutput | cli::Common::kInputs);
 
-  return app.run(argc, argv, [&](cli::Context& ctx) {
+  // --recipe NAME becomes the recipe's options, ahead of those on the command line.
+  std::vector<std::string> args = mt::expand_recipes(std::vector<std::string>(argv, argv + argc));
+  std::vector<char*> argv2;
+  for (std::string& s : args) argv2.push_back(s.data());
+  argv2.push_back(nullptr);
+  return app.run(static_cast<int>(args.size()), argv2.data(), [&](cli::Context& ctx) {
     if (ctx.command() == "train") return train(ctx, c, a, c.inputs);
     if (ctx.command() == "translate") return translate(ctx, c, a, c.inputs);
     if (ctx.command() == "import-marian") return import_marian(ctx, c);

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "libcorpus/core/error.h"
+#include "mt/decode/placeholder_quota.h"
 #include "mt/decode/sorted_batches.h"
 
 namespace mt {
@@ -74,6 +75,8 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model,
   std::vector<int> rows(static_cast<size_t>(B) * K);
   std::vector<float> logits;
   std::vector<Candidate> cands;
+  std::vector<std::vector<int>> demand(opt.quota ? B : 0);
+  for (int b = 0; b < static_cast<int>(demand.size()); ++b) demand[b] = opt.quota->demand(*src[b]);
   auto finish = [&](int b, std::vector<int32_t> tokens, double logprob, int length, bool eos) {
     Hypothesis h{std::move(tokens), logprob, 0, eos};
     h.score = logprob / length_penalty(bo.penalty, bo.alpha, length);
@@ -91,7 +94,8 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model,
       const int w = std::min(width[b], V);
       cands.clear();
       for (int j = 0; j < static_cast<int>(live[b].size()); ++j) {
-        const float* row = logits.data() + (static_cast<size_t>(b) * K + j) * V;
+        float* row = logits.data() + (static_cast<size_t>(b) * K + j) * V;
+        if (opt.quota) opt.quota->mask(demand[b], live[b][j].tokens.data(), live[b][j].tokens.size(), row);
         const double lse = log_sum_exp(row, V);
         top_tokens(row, V, w, ids);
         for (int r = 0; r < w; ++r)

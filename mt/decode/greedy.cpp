@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "mt/decode/placeholder_quota.h"
 #include "mt/decode/sorted_batches.h"
 
 namespace mt {
@@ -31,13 +32,16 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
   for (int b = 0; b < B; ++b) row_of[b] = b;
   std::vector<int32_t> tok(B, cfg.bos_id);
   std::vector<float> logits;
+  std::vector<std::vector<int>> demand(opt.quota ? B : 0);
+  for (int b = 0; b < static_cast<int>(demand.size()); ++b) demand[b] = opt.quota->demand(*src[b]);
   for (int t = 0; t < tmax && cache.B > 0; ++t) {
     model.decode(p, cache, tok.data(), 1, t, logits);
     keep.clear();
     for (int r = 0; r < cache.B; ++r) {
       const int b = row_of[r];
       ++st[b].passes;
-      const float* row = logits.data() + static_cast<size_t>(r) * cfg.trg_vocab;
+      float* row = logits.data() + static_cast<size_t>(r) * cfg.trg_vocab;
+      if (opt.quota) opt.quota->mask(demand[b], out[b]->data(), out[b]->size(), row);
       const int best = static_cast<int>(std::max_element(row, row + cfg.trg_vocab) - row);
       ++st[b].tokens;
       if (best == cfg.eos_id || t + 1 >= limit[b]) {

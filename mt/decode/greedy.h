@@ -17,9 +17,14 @@
 
 namespace mt {
 
+class PlaceholderQuota;
+
 struct DecodeOptions {
   int batch_size = 32;          // sentences decoded together
   double max_len_factor = 2.0;  // output tokens <= factor * source tokens + 10, and <= config max_len
+  // With a model trained with --protect-placeholders: each source placeholder
+  // symbol exactly as often in the output (placeholder_quota.h); null: free.
+  const PlaceholderQuota* quota = nullptr;
 };
 
 // The most output tokens (EOS included) for a source of src_len tokens

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "libcorpus/core/error.h"
+#include "mt/decode/placeholder_quota.h"
 #include "mt/decode/sorted_batches.h"
 #include "mt/tensor/tensor.h"
 
@@ -150,8 +151,9 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
   model.start_decoding(p, batch, limit, cache);
   Drafter drafter(cfg, po, src, ibm1);
   std::vector<int32_t> guess;  // guesses for the outputs after the accepted ones
-  std::vector<int32_t> in, o, best;
+  std::vector<int32_t> in, o, best, prefix;
   std::vector<float> logits;
+  const std::vector<int> demand = opt.quota ? opt.quota->demand(src) : std::vector<int>{};
   int eos_at = -1;  // where the first EOS was accepted
   int block_end = std::min(b, limit);
   while (static_cast<int>(y.size()) < limit) {
@@ -165,13 +167,23 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
     const int Tq = static_cast<int>(in.size()), K = static_cast<int>(chains.size());
     model.decode(p, cache, in.data(), Tq, t0, logits, L > 0 ? K : 1);
     ++st.passes;
+    // Chain c's rows are 1 + c*L ..; its outputs o[0] then theirs.
+    auto row_of = [&](int c, int d) { return static_cast<size_t>(d == 0 ? 0 : 1 + c * L + d - 1); };
+    if (opt.quota) {  // each row masked for its own prefix, as greedy masks it
+      prefix = y;
+      opt.quota->mask(demand, prefix.data(), prefix.size(), logits.data());
+      for (int c = 0; c < K; ++c)
+        for (int d = 1; d <= L; ++d) {
+          prefix.resize(y.size());
+          prefix.insert(prefix.end(), chains[static_cast<size_t>(c)].begin(), chains[static_cast<size_t>(c)].begin() + d);
+          opt.quota->mask(demand, prefix.data(), prefix.size(), logits.data() + row_of(c, d) * V);
+        }
+    }
     o.resize(Tq);
     for (int i = 0; i < Tq; ++i) {
       const float* row = logits.data() + static_cast<size_t>(i) * V;
       o[i] = static_cast<int32_t>(std::max_element(row, row + V) - row);
     }
-    // Chain c's rows are 1 + c*L ..; its outputs o[0] then theirs.
-    auto row_of = [&](int c, int d) { return static_cast<size_t>(d == 0 ? 0 : 1 + c * L + d - 1); };
     for (int c = 0; c < K; ++c)
       for (int d = 0; d <= L; ++d) drafter.saw(in[row_of(c, d)], o[row_of(c, d)]);
     int a = 0, win = 0;  // outputs 0..a-1 of chain `win` saw only accepted inputs

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "libcorpus/core/placeholders.h"
 #include "libcorpus/core/utf8.h"
 #include "mt/decode/ddg_svg.h"
+#include "mt/decode/placeholder_quota.h"
 #include "mt/model/tokenizers.h"
 
 namespace mt {
@@ -138,6 +140,17 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
   const std::string first_symbol = corpus::placeholder_symbol(1);
   const bool protect = model.src.piece_id(first_symbol) >= 0 && model.trg.piece_id(first_symbol) >= 0;
   std::vector<corpus::Masked> masks;  // with protect: each line of the chunk's
+  std::optional<PlaceholderQuota> quota;
+  DecodeOptions decode = opt.decode;
+  if (protect && opt.placeholder_quota) {
+    std::vector<int32_t> src_ids, trg_ids;
+    for (size_t k = 1; k <= corpus::kMaxPlaceholders; ++k) {
+      src_ids.push_back(model.src.piece_id(corpus::placeholder_symbol(k)));
+      trg_ids.push_back(model.trg.piece_id(corpus::placeholder_symbol(k)));
+    }
+    quota.emplace(std::move(src_ids), std::move(trg_ids), cfg.eos_id, cfg.trg_vocab);
+    decode.quota = &*quota;
+  }
   if (opt.ddg && opt.parallel.mode == DecodeMode::kGreedy)
     throw corpus::ConfigError("the decoding dependency graph is drawn for a parallel mode",
                               "give --decode jacobi, gs-jacobi or hybrid with --ddg");
@@ -150,12 +163,12 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
     std::vector<std::vector<Hypothesis>> hyps;
     std::vector<SentenceStats> st;
     if (opt.beam.beam > 1 || opt.n_best_rows) {
-      hyps = beam_translate(cfg, model.file.params(), chunk, opt.decode, opt.beam, &st);
+      hyps = beam_translate(cfg, model.file.params(), chunk, decode, opt.beam, &st);
     } else if (opt.parallel.mode != DecodeMode::kGreedy) {
       std::vector<DecodeTrace> traces;
       if (opt.ddg) traces.resize(std::min(chunk.size(), opt.ddg_sentences - ddg.size()));
       if (opt.ibm1) opt.ibm1->check_pair();
-      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, opt.decode, opt.parallel, &st, &traces,
+      for (auto& h : parallel_translate(cfg, model.file.params(), chunk, decode, opt.parallel, &st, &traces,
                                         opt.ibm1 ? &drafts : nullptr))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});
       for (size_t i = 0; i < slot.size(); ++i)
@@ -163,7 +176,7 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
           ddg.push_back({first + i, model.src.decode(chunk[static_cast<size_t>(slot[i])]),
                          std::move(traces[static_cast<size_t>(slot[i])])});
     } else {
-      for (auto& h : greedy_translate(cfg, model.file.params(), chunk, opt.decode, &st))
+      for (auto& h : greedy_translate(cfg, model.file.params(), chunk, decode, &st))
         hyps.push_back({Hypothesis{std::move(h), 0, 0}});
     }
     for (size_t i = 0; i < slot.size(); ++i) {

@@ -54,6 +54,10 @@ struct TranslateOptions {
   // Sentences read before a batch of batches is decoded: enough to keep
   // every batch full, few enough to keep memory bounded on any input.
   int batches_per_chunk = 64;
+  // With a model trained with --protect-placeholders, every search writes
+  // each source placeholder exactly as often as the source has it
+  // (placeholder_quota.h); false lets the model write them freely.
+  bool placeholder_quota = true;
 };
 
 // Sets the search of `opt` from pc-nmt translate's settings (n_best 0: one
