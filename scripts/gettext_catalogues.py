@@ -131,7 +131,10 @@ def has_letter(s):
     return any(ch.isalpha() for ch in s)
 
 
-def why_rejected(src, trg):
+def why_rejected(src, trg, allow_placeholders=False):
+    """None for a pair the bitexts keep, else the first reason to drop it.
+    allow_placeholders: placeholders and markup are no reason (for test sets
+    that measure how a model keeps them)."""
     if not src or not trg:
         return "empty"
     if src == trg:
@@ -142,7 +145,7 @@ def why_rejected(src, trg):
         return "too-long"
     if bad_chars(src) or bad_chars(trg):
         return "control-char"
-    if has_placeholder(src) or has_placeholder(trg):
+    if not allow_placeholders and (has_placeholder(src) or has_placeholder(trg)):
         return "placeholder/markup"
     if "_" in src or "_" in trg:
         return "identifier"

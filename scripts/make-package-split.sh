@@ -22,6 +22,12 @@
 #                    like an installed one, and any catalogue whose domain
 #                    (the .mo file's name) a test or valid package ships, is
 #                    left out, so the held-out packages give no training pair.
+#   SPLIT_PLACEHOLDER_TEST  1: also write en-<lang>.test-placeholders.tsv, up
+#                    to SPLIT_TEST pairs of the test packages that the filters
+#                    drop only for their placeholders or markup (%s, {0},
+#                    <b>, &amp;), neither side in another file: the test of
+#                    placeholder handling (pc-nmt --protect-placeholders).
+#                    The other files do not change.
 #
 # How (the same for every language, so a package is in the same split for
 # all languages whenever it has pairs for them):
@@ -85,6 +91,7 @@ LOCALEDIR, TMP = sys.argv[1], sys.argv[2]
 N_TEST, N_VALID, MAX_SHARE = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 LANGS = sys.argv[6:]
 EXTRA = os.environ.get("SPLIT_EXTRA_TRAIN", "")
+PH_TEST = os.environ.get("SPLIT_PLACEHOLDER_TEST", "") == "1"
 
 
 def log(*a):
@@ -101,21 +108,27 @@ def sha(s):
 
 
 
-def add_catalogue(pairs, mo, pkg):
+def add_catalogue(pairs, mo, pkg, ph_pairs=None):
     for _ctxt, msgid, msgstr in read_mo(mo):
         src = normalise(strip_accel(normalise(msgid)))
         trg = normalise(strip_accel(normalise(msgstr)))
-        if why_rejected(src, trg) is None and (src, trg) not in pairs:
+        why = why_rejected(src, trg)
+        if why is None and (src, trg) not in pairs:
             pairs[(src, trg)] = pkg
+        elif (ph_pairs is not None and why == "placeholder/markup" and (src, trg) not in ph_pairs
+              and why_rejected(src, trg, allow_placeholders=True) is None):
+            ph_pairs[(src, trg)] = pkg
 
 
 def read_pairs(lang):
     """({(src, trg): package} in the order make-sample-bitext.sh finds them,
-    {package: set of catalogue domains})."""
+    {package: set of catalogue domains}, {(src, trg): package} of the pairs
+    dropped only for placeholders or markup)."""
     d = os.path.join(LOCALEDIR, lang, "LC_MESSAGES")
     mos = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".mo")) if os.path.isdir(d) else []
     owner = owning_packages(mos) if mos else {}
     pairs = OrderedDict()
+    ph_pairs = OrderedDict()
     domains = {}
     for mo in mos:
         pkg = owner.get(mo)
@@ -123,8 +136,8 @@ def read_pairs(lang):
             log("no owning package, skipped:", mo)
             continue
         domains.setdefault(pkg, set()).add(os.path.basename(mo))
-        add_catalogue(pairs, mo, pkg)
-    return pairs, domains
+        add_catalogue(pairs, mo, pkg, ph_pairs)
+    return pairs, domains, ph_pairs
 
 
 def read_extra(lang, known, pairs, banned_domains):
@@ -169,7 +182,7 @@ def write_tsv(path, pairs):
 
 
 for lang in LANGS:
-    pairs, domains = read_pairs(lang)
+    pairs, domains, ph_pairs = read_pairs(lang)
     by_pkg = {}
     for p, pkg in pairs.items():
         by_pkg.setdefault(pkg, []).append(p)
@@ -214,6 +227,17 @@ for lang in LANGS:
     train += list(extra)
     leaked = [p for p in train if ("s", p[0]) in held or ("t", p[1]) in held]
     out["train"] = sorted(set(train) - set(leaked), key=pair_key)
+    if PH_TEST:
+        used = set()
+        for name in ("train", "valid", "test"):
+            for s, t in out[name]:
+                used.add(("s", s))
+                used.add(("t", t))
+        ph = [p for p, pkg in ph_pairs.items() if split.get(pkg) == "test"
+              and ("s", p[0]) not in used and ("t", p[1]) not in used]
+        out["test-placeholders"] = sorted(sorted(ph, key=pair_key)[:N_TEST], key=pair_key)
+        write_tsv(os.path.join(TMP, "en-%s.test-placeholders.tsv" % lang), out["test-placeholders"])
+        log("en-%s: %d placeholder test pairs" % (lang, len(out["test-placeholders"])))
     for name in ("train", "valid", "test"):
         write_tsv(os.path.join(TMP, "en-%s.%s.tsv" % (lang, name)), out[name])
     with open(os.path.join(TMP, "en-%s.train.packages" % lang), "w", encoding="utf-8", newline="\n") as f:
