@@ -8,6 +8,11 @@
 # verbatim (bench/nmt-names-kept.py).
 #   split: scripts/make-package-split.sh (train/valid/test BY SOFTWARE PACKAGE)
 # Usage: bench/nmt-package-split.sh MODEL SPLIT_DIR LANG OUT_DIR [BUILD_DIR]
+#   MODEL missing: trained first with the default recipe, one hour on one core:
+#   pc-nmt train --recipe cpu-1h --valid SPLIT_DIR/en-LANG.valid.tsv
+#   --protect-placeholders -j1 --seed 1 on SPLIT_DIR/en-LANG.train.tsv.
+#   SPLIT_DIR/en-LANG.test-placeholders.tsv present (SPLIT_PLACEHOLDER_TEST=1):
+#   placeholder mismatches and scores on it too, with and without the quota.
 # Writes OUT_DIR/{test.en,test.LANG,hyp.*,scores.tsv}; nothing into the repository.
 set -euo pipefail
 model=$1
@@ -18,6 +23,10 @@ build=${5:-build/release}
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/tools
 mkdir -p "$out"
+if [ ! -e "$model" ]; then
+  "$bin/pc-nmt" train --recipe cpu-1h --valid "$split/en-$lang.valid.tsv" --protect-placeholders -j1 --seed 1 \
+    --meta "$out/train-meta.json" -o "$model" "$split/en-$lang.train.tsv"
+fi
 test=$split/en-$lang.test.tsv
 awk -F'\t' 'NR > 1 { print $1 }' "$test" >"$out/test.en"
 awk -F'\t' 'NR > 1 { print $2 }' "$test" >"$out/test.$lang"
@@ -43,3 +52,16 @@ fi
 # when the model protects placeholders.
 awk -F'\t' 'NR == 1 { print "stats columns: " $0 } NR > 1 { n[$NF]++ } END { for (k in n) print "placeholders " k ": " n[k] }' "$out/greedy.stats"
 /usr/bin/python3 "$here/nmt-names-kept.py" "$out/test.en" "$out/test.$lang" $(for s in $systems; do echo "$out/hyp.$s"; done)
+ph=$split/en-$lang.test-placeholders.tsv
+if [ -f "$ph" ]; then
+  awk -F'\t' 'NR > 1 { print $1 }' "$ph" >"$out/ph.en"
+  awk -F'\t' 'NR > 1 { print $2 }' "$ph" >"$out/ph.$lang"
+  for q in quota free; do
+    flag=; [ $q = free ] && flag=--free-placeholders
+    "$bin/pc-nmt" translate -q -j1 -m "$model" $flag --stats "$out/ph.$q.stats" "$out/ph.en" >"$out/hyp.ph.$q"
+    printf 'placeholder test, %s: %s mismatched of %s; BLEU chrF %s\n' "$q" \
+      "$(awk -F'\t' 'NR > 1 && $NF == "mismatch"' "$out/ph.$q.stats" | wc -l)" \
+      "$(awk -F'\t' 'NR > 1 && $NF != "-"' "$out/ph.$q.stats" | wc -l)" \
+      "$("$bin/pc-eval" bleu,chrf -q --score-only -r "$out/ph.$lang" "$out/hyp.ph.$q" | paste -sd ' ')"
+  done
+fi
