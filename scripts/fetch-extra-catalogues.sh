@@ -13,10 +13,8 @@
 # Needs apt-get, dpkg-deb and tar. Packages that are installed or that apt does
 # not know are skipped and named.
 set -euo pipefail
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-  [ $# -lt 1 ] && exit 2 || exit 0
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/header-usage.sh"
+header_usage 1 "$@"
 out=$1
 shift
 pkgs=("$@")

@@ -58,10 +58,8 @@ export LC_ALL=C
 export PYTHONHASHSEED=0
 umask 022
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-  [ $# -lt 1 ] && exit 2 || exit 0
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/header-usage.sh"
+header_usage 1 "$@"
 OUT_DIR=$1
 shift
 LANGS=("$@")
