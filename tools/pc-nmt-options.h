@@ -76,6 +76,8 @@ void training_options(cli::App& t, Args& a) {
   t.option("patience", "N", &a.patience, "stop after N validations without improvement (0: never)").at_least(0);
   t.choice("stop-metric", "M", &a.stop_metric, {"chrf", "bleu", "loss"},
            "validation metric for the best model and early stopping");
+  t.option("keep-checkpoints", "N", &a.keep_checkpoints, "keep the weights of the last N validation points as "
+           "MODEL.step-S, for pc-nmt average (0: none)").range(0, 1000);
   t.flag("resume", &a.resume, "continue from MODEL.ckpt, bit for bit, with the same options and data");
   t.option("log", "FILE", &a.log, "JSONL training log", "MODEL.log.jsonl");
   t.option("plot", "FILE", &a.plot, "SVG plot of the loss and score curves", "MODEL.svg");

@@ -20,6 +20,7 @@
 #include "mt/model/inspect.h"
 #include "mt/model/marian_import.h"
 #include "mt/tensor/tensor.h"
+#include "mt/train/average.h"
 #include "mt/train/train_run.h"
 #include "tools/pc-nmt-options.h"
 
@@ -28,7 +29,7 @@ using namespace corpus;
 namespace {
 
 const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL | "
-                     "import-marian -o MODEL FOLDER";
+                     "import-marian -o MODEL FOLDER | average -o MODEL MODEL...";
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw cli::UsageError("train needs -o MODEL (a .safetensors file)");
@@ -126,6 +127,18 @@ void import_marian(cli::Context& ctx, const cli::Common& c) {
   ctx.info(mt::describe(mt::import_marian(src, c.output, {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}})));
 }
 
+void average(cli::Context& ctx, const cli::Common& c) {
+  if (c.output.empty() || c.output == "-") throw cli::UsageError("average needs -o MODEL (a .safetensors file)");
+  if (c.inputs.empty()) throw cli::UsageError("average needs the model files to average");
+  for (const std::string& f : c.inputs) ctx.note_input(f);
+  const mt::AverageSummary s =
+      mt::average_models(c.inputs, c.output, {{"tool", "pc-nmt"}, {"command", ctx.provenance_command()}});
+  std::string steps;
+  for (int64_t st : s.steps) steps += (steps.empty() ? "" : ", ") + (st < 0 ? std::string("?") : std::to_string(st));
+  ctx.set_count("models", static_cast<uint64_t>(s.models));
+  ctx.info(fmt::format("averaged {} models of {} weights (steps {})", s.models, s.params, steps));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,6 +164,9 @@ int main(int argc, char** argv) {
   app.subcommand("import-marian", "convert an OPUS-MT/Marian model", "import-marian -o MODEL FOLDER | MODEL.npz "
                  "[VOCAB.yml SOURCE.spm TARGET.spm]").common(c, cli::Common::kOutput | cli::Common::kInputs);
 
+  app.subcommand("average", "average the weights of checkpoints of one run (--keep-checkpoints)",
+                 "average -o MODEL MODEL.step-S...").common(c, cli::Common::kOutput | cli::Common::kInputs);
+
   // --recipe NAME becomes the recipe's options, ahead of those on the command line.
   std::vector<std::string> args = mt::expand_recipes(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> argv2;
@@ -160,6 +176,7 @@ int main(int argc, char** argv) {
     if (ctx.command() == "train") return train(ctx, c, a, c.inputs);
     if (ctx.command() == "translate") return translate(ctx, c, a, c.inputs);
     if (ctx.command() == "import-marian") return import_marian(ctx, c);
+    if (ctx.command() == "average") return average(ctx, c);
     return inspect(c, a);
   });
 }

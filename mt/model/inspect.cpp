@@ -27,6 +27,10 @@ nlohmann::ordered_json report(const std::string& path, const ModelFile& mf) {
   if (meta.count("trained_steps")) j["trained_steps"] = std::stoll(meta.at("trained_steps"));
   if (meta.count("train_state")) j["train_state"] = nlohmann::ordered_json::parse(meta.at("train_state"));
   if (meta.count("provenance")) j["provenance"] = nlohmann::ordered_json::parse(meta.at("provenance"));
+  if (meta.count("averaged_from")) {  // pc-nmt average
+    auto from = nlohmann::ordered_json::parse(meta.at("averaged_from"), nullptr, false);
+    j["averaged_from"] = from.is_discarded() ? nlohmann::ordered_json(meta.at("averaged_from")) : from;
+  }
   nlohmann::ordered_json voc = nlohmann::ordered_json::object();
   for (const char* side : kSides)
     if (mf.file().has(side)) voc[side] = load_tokenizer(mf.file().bytes(side), path, side).vocab_size();

@@ -60,6 +60,7 @@ TrainOptions train_options(const TrainSettings& a, const TrainJob& job) {
   o.max_time = a.max_time;
   o.max_epochs = static_cast<int64_t>(a.max_epochs);
   o.valid_every = static_cast<int64_t>(a.valid_every);
+  o.keep_checkpoints = a.keep_checkpoints;
   o.log_every = static_cast<int64_t>(a.log_every);
   o.patience = a.patience;
   o.stop_metric = a.stop_metric;

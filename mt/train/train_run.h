@@ -21,7 +21,7 @@ struct TrainSettings {
   std::string valid, log, plot, arch = "small", activation, norm, spm_type = "unigram", decay = "inv-sqrt",
                                 stop_metric = "chrf";
   int vocab_size = 8000, max_len = 128, dim = 0, heads = 0, ffn_dim = 0, enc_layers = 0, dec_layers = 0,
-      grad_shards = 4, patience = 10, batch_size = 32;
+      grad_shards = 4, patience = 10, batch_size = 32, keep_checkpoints = 0;
   uint64_t batch_tokens = 4096, warmup = 4000, max_steps = 0, max_epochs = 0, valid_every = 1000, log_every = 100,
            spm_sentences = 300000;
   double lr = 5e-4, beta1 = 0.9, beta2 = 0.98, adam_eps = 1e-9, weight_decay = 0, label_smoothing = 0.1,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "libcorpus/core/error.h"
@@ -14,6 +15,7 @@
 #include "libcorpus/eval/chrf.h"
 #include "libcorpus/eval/corpus_score.h"
 #include "mt/model/transformer.h"
+#include "mt/train/average.h"
 
 namespace mt {
 
@@ -95,7 +97,7 @@ void Trainer::resume(const std::string& checkpoint) {
   std::memcpy(v_.data(), mf.extra("adam.v", param_count_), param_count_ * sizeof(float));
 }
 
-void Trainer::save_model(const std::vector<float>& weights) {
+void Trainer::save_model(const std::vector<float>& weights, const std::string& path) {
   ModelWrite w;
   w.config = &cfg_;
   w.layout = &shard_models_[0]->layout();
@@ -103,7 +105,13 @@ void Trainer::save_model(const std::vector<float>& weights) {
   w.vocabs = &vocabs_;
   w.metadata["provenance"] = provenance_.dump();
   w.metadata["trained_steps"] = std::to_string(state_.step);
-  mt::save_model(model_path_, w);
+  mt::save_model(path, w);
+}
+
+void Trainer::keep_step_weights() {
+  save_model(params_, step_model_path(model_path_, state_.step));
+  const int64_t old = state_.step - static_cast<int64_t>(opt_.keep_checkpoints) * opt_.valid_every;
+  if (old > 0) std::remove(step_model_path(model_path_, old).c_str());
 }
 
 void Trainer::save_checkpoint() {
@@ -262,7 +270,7 @@ std::string Trainer::run(const Hooks& hooks) {
           state_.best = metric;
           state_.best_step = state_.step;
           state_.bad_validations = 0;
-          save_model(params_);
+          save_model(params_, model_path_);
         } else {
           ++state_.bad_validations;
         }
@@ -272,13 +280,14 @@ std::string Trainer::run(const Hooks& hooks) {
         record(rec);
         if (opt_.patience > 0 && state_.bad_validations >= opt_.patience) state_.stopped_early = true;
       }
+      if (opt_.keep_checkpoints > 0) keep_step_weights();
       save_checkpoint();
       if (hooks.saved) hooks.saved();
       if (state_.stopped_early) { why = "early-stop"; break; }
     }
   }
   save_checkpoint();
-  if (valid_.data.size() == 0 || state_.best_step == 0) save_model(params_);
+  if (valid_.data.size() == 0 || state_.best_step == 0) save_model(params_, model_path_);
   if (hooks.saved) hooks.saved();
   return why;
 }

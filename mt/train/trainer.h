@@ -38,6 +38,7 @@ struct TrainOptions {
   int64_t valid_every = 1000;    // steps between validations (and checkpoints)
   int64_t log_every = 100;       // steps between training-log records
   int patience = 10;             // validations without improvement before stopping; 0: never stop early
+  int keep_checkpoints = 0;      // weights at the last N validation points, MODEL.step-S (for averaging); 0: none
   std::string stop_metric = "chrf";  // chrf, bleu or loss
   uint64_t seed = 1;
   DecodeOptions decode;
@@ -98,7 +99,8 @@ class Trainer {
  private:
   double step_once(const std::vector<uint32_t>& batch, double lr, double& gnorm);
   void save_checkpoint();
-  void save_model(const std::vector<float>& weights);
+  void save_model(const std::vector<float>& weights, const std::string& path);
+  void keep_step_weights();  // MODEL.step-S, dropping the one --keep-checkpoints validations back
 
   Config cfg_;
   TrainOptions opt_;

@@ -12,6 +12,13 @@ threads-identical	0	empty	-	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc
 long-lines-skipped	0	empty	~1 skipped \(longer than --max-len\)	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-len 250 --max-steps 2 -o m.safetensors $DATA/nmt/long.tsv
 recipe-expands	0	~"command": "pc-nmt train --arch tiny --max-len 128 --lr 0.001 .*--recipe cpu-1h --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 	-	pc-nmt train --recipe cpu-1h --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 2 -q -o m.safetensors $DATA/nmt/train.tsv && pc-nmt inspect -m m.safetensors
 recipe-unknown	2	empty	~--recipe must be cpu-1h, not 'nope'	pc-nmt train --recipe nope -o m.safetensors $DATA/nmt/train.tsv
+# average: the kept validation-point weights (--keep-checkpoints), averaged into a model that translates
+keep-checkpoints-average	0	~^5$	~averaged 2 models of [0-9]+ weights \(steps 4, 6\)	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 6 --valid-every 2 --keep-checkpoints 2 -q -o m.safetensors $DATA/nmt/train.tsv && test ! -e m.step-2.safetensors && pc-nmt average -o avg.safetensors m.step-4.safetensors m.step-6.safetensors && pc-nmt inspect -m avg.safetensors | grep -q '"file": "m.step-6.safetensors"' && pc-nmt translate -q -m avg.safetensors $DATA/nmt/source.txt | wc -l
+average-one-is-itself	0	empty	-	tiny_nmt 2 && pc-nmt average -q -o one.safetensors m.safetensors && /usr/bin/python3 $DATA/nmt/same-tensors.py m.safetensors one.safetensors
+average-other-model	1	empty	~^pc-nmt: b\.safetensors: its model config differs from a\.safetensors's	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 1 -q -o a.safetensors $DATA/nmt/train.tsv && pc-nmt train --arch tiny --dim 16 --ffn-dim 48 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 1 -q -o b.safetensors $DATA/nmt/train.tsv && pc-nmt average -o c.safetensors a.safetensors b.safetensors; r=$?; [ ! -e c.safetensors ] || exit 97; exit $r
+average-not-a-model	1	empty	~train\.tsv: not a safetensors model file	tiny_nmt 1 && pc-nmt average -o c.safetensors m.safetensors $DATA/nmt/train.tsv
+average-needs-output	2	empty	~average needs -o MODEL	tiny_nmt 1 && pc-nmt average m.safetensors
+average-needs-inputs	2	empty	~average needs the model files	pc-nmt average -o c.safetensors
 inspect	0	~"format": "paracorp.nmt version 1"	-	pc-nmt inspect -m $DATA/nmt/parity-post-relu.safetensors
 inspect-vocab	0	~^joint\t3\t</s>\t0$	-	tiny_nmt 1 && pc-nmt inspect --vocab -m m.safetensors
 translate-empty	0	empty	-	tiny_nmt 1 && pc-nmt translate -q -m m.safetensors < /dev/null
@@ -38,7 +45,7 @@ no-output	2	empty	~train needs -o MODEL	pc-nmt train --arch tiny --dim 16 --ffn-
 never-stops	2	empty	~never stop	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 -o m.safetensors $DATA/nmt/train.tsv
 bad-arch	2	empty	~^pc-nmt: --arch must be base, small or tiny, not 'huge'$	pc-nmt train --arch huge --max-steps 2 -o m.safetensors $DATA/nmt/train.tsv
 bad-heads	2	empty	~not a multiple of heads	pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --heads 3 --max-steps 2 -o m.safetensors $DATA/nmt/train.tsv
-unknown-subcommand	2	empty	~^pc-nmt: unknown command 'tarin' — use train, translate, inspect or import-marian	pc-nmt tarin -o m.safetensors $DATA/nmt/train.tsv
+unknown-subcommand	2	empty	~^pc-nmt: unknown command 'tarin' — use train, translate, inspect, import-marian or average	pc-nmt tarin -o m.safetensors $DATA/nmt/train.tsv
 help	0	~^Usage:	empty	pc-nmt --help
 # A truncated zstd stream, and a 20 MB line: counted as too long without tokenising it whole, so it runs in 2 GB of address space (tokenising it took 1.2 GB per 5 MB)
 truncated-zst	1	empty	~t\.tsv\.zst: truncated zstd data	zstd -q -c $DATA/nmt/train.tsv > full && head -c 5000 full > t.tsv.zst && pc-nmt train --arch tiny --dim 16 --ffn-dim 32 --enc-layers 1 --dec-layers 1 --vocab-size 120 --batch-tokens 512 --warmup 2 --max-steps 2 -o m.safetensors t.tsv.zst; r=$?; [ ! -e m.safetensors ] || exit 97; exit $r
