@@ -10,12 +10,8 @@
 #   (default "1 2 4 6 8"; 1 is the last kept point alone).
 # Writes OUT_DIR/{valid.tsv,test.tsv,avg*.safetensors,hyp.*}; nothing into the repository.
 set -euo pipefail
-model=$1
-split=$2
-lang=$3
-out=$4
-build=${5:-build/release}
-bin=$(cd "$build" && pwd)/tools
+model=$1 split=$2 lang=$3 out=$4
+bin=$(cd "${5:-build/release}" && pwd)/tools
 mkdir -p "$out"
 stem=${model%.*}
 ext=${model##*.}
