@@ -24,12 +24,16 @@ nlohmann::ordered_json report(const std::string& path, const ModelFile& mf) {
   j["parameters"] = mf.layout().total();
   j["weights_mapped"] = mf.mapped();
   j["config"] = mf.config().to_json();
-  if (meta.count("trained_steps")) j["trained_steps"] = std::stoll(meta.at("trained_steps"));
-  if (meta.count("train_state")) j["train_state"] = nlohmann::ordered_json::parse(meta.at("train_state"));
-  if (meta.count("provenance")) j["provenance"] = nlohmann::ordered_json::parse(meta.at("provenance"));
-  if (meta.count("averaged_from")) {  // pc-nmt average
-    auto from = nlohmann::ordered_json::parse(meta.at("averaged_from"), nullptr, false);
-    j["averaged_from"] = from.is_discarded() ? nlohmann::ordered_json(meta.at("averaged_from")) : from;
+  // Metadata is the writer's word, not checked on load: what does not parse
+  // is shown as the string it is rather than stopping the report.
+  if (meta.count("trained_steps")) {
+    const int64_t n = trained_steps(mf);
+    j["trained_steps"] = n >= 0 ? nlohmann::ordered_json(n) : nlohmann::ordered_json(meta.at("trained_steps"));
+  }
+  for (const char* key : {"train_state", "provenance", "averaged_from"}) {  // JSON texts
+    if (!meta.count(key)) continue;
+    auto v = nlohmann::ordered_json::parse(meta.at(key), nullptr, false);
+    j[key] = v.is_discarded() ? nlohmann::ordered_json(meta.at(key)) : v;
   }
   nlohmann::ordered_json voc = nlohmann::ordered_json::object();
   for (const char* side : kSides)
@@ -48,7 +52,7 @@ void inspect_model(const std::string& path, bool vocab, corpus::Output& out) {
   ModelFile mf(path);
   const nlohmann::ordered_json j = report(path, mf);
   if (!vocab) {
-    out.write(j.dump(1) + "\n");
+    out.write(j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
     return;
   }
   for (const char* side : kSides) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "libcorpus/core/error.h"
@@ -109,6 +110,12 @@ Vocabs ModelFile::vocabs() const {
 
 const float* ModelFile::extra(const std::string& name, int64_t n) const {
   return file_->get_shaped<float>(name, {static_cast<uint64_t>(n)}).data();
+}
+
+int64_t trained_steps(const ModelFile& f) {
+  const std::string v = f.file().meta("trained_steps");
+  if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(v);
 }
 
 }  // namespace mt

@@ -7,6 +7,7 @@
 //                 "spm.trg"; a checkpoint adds "adam.m" and "adam.v".
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,5 +68,9 @@ class ModelFile {
   const float* params_ = nullptr;
   std::vector<float> copy_;
 };
+
+// The metadata "trained_steps" as a number; -1 when absent or not a plain
+// non-negative integer (metadata is the writer's word, not checked on load).
+int64_t trained_steps(const ModelFile& f);
 
 }  // namespace mt

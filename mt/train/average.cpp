@@ -18,20 +18,6 @@ std::string step_model_path(const std::string& model_path, int64_t step) {
   return fmt::format("{}.step-{}{}", stem, step, ext);
 }
 
-namespace {
-
-int64_t trained_steps(const ModelFile& f) {
-  const std::string s = f.file().meta("trained_steps");
-  if (s.empty()) return -1;
-  try {
-    return std::stoll(s);
-  } catch (const std::exception&) {
-    return -1;
-  }
-}
-
-}  // namespace
-
 AverageSummary average_models(const std::vector<std::string>& inputs, const std::string& output,
                               const nlohmann::ordered_json& provenance) {
   if (inputs.empty()) throw corpus::Error("nothing to average");

@@ -20,6 +20,8 @@ average-not-a-model	1	empty	~train\.tsv: not a safetensors model file	tiny_nmt 1
 average-needs-output	2	empty	~average needs -o MODEL	tiny_nmt 1 && pc-nmt average m.safetensors
 average-needs-inputs	2	empty	~average needs the model files	pc-nmt average -o c.safetensors
 inspect	0	~"format": "paracorp.nmt version 1"	-	pc-nmt inspect -m $DATA/nmt/parity-post-relu.safetensors
+# metadata that does not parse is shown as the string it is, not an internal error
+inspect-odd-metadata	0	~"provenance": "\{not json"	-	tiny_nmt 1 && /usr/bin/python3 -c 'import json,struct,sys; b=open("m.safetensors","rb").read(); n=struct.unpack("<Q",b[:8])[0]; h=json.loads(b[8:8+n]); h["__metadata__"].update(trained_steps="12x", provenance="{not json"); t=json.dumps(h,separators=(",",":"),ensure_ascii=False).encode(); t=t+b" "*(n-len(t)) if len(t)<=n else sys.exit(99); open("bad.safetensors","wb").write(b[:8]+t+b[8+n:])' && pc-nmt inspect -m bad.safetensors | tee out | grep -q '"trained_steps": "12x"' && cat out
 inspect-vocab	0	~^joint\t3\t</s>\t0$	-	tiny_nmt 1 && pc-nmt inspect --vocab -m m.safetensors
 translate-empty	0	empty	-	tiny_nmt 1 && pc-nmt translate -q -m m.safetensors < /dev/null
 translate-huge-line	0	~^1$	-	tiny_nmt 1 && head -c 20000000 /dev/zero | tr '\0' a > big && ([ -n "$PC_ASAN" ] || ulimit -v 2000000; OPENBLAS_NUM_THREADS=1 pc-nmt translate -j 2 -q -m m.safetensors big) | wc -l
