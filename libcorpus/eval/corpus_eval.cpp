@@ -31,9 +31,9 @@ constexpr char kSep = '\0';
 
 int column_index(const corpus::TsvColumns& cols, const std::string& spec, const std::string& file) {
   if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
-    int k = std::stoi(spec);
+    const int k = spec.size() > 9 ? -1 : std::stoi(spec);  // longer: beyond int, and beyond any row
     if (k < 1 || static_cast<size_t>(k) > cols.size())
-      throw corpus::ConfigError(fmt::format("column {} does not exist: {} has {} columns", k, file, cols.size()));
+      throw corpus::ConfigError(fmt::format("column {} does not exist: {} has {} columns", spec, file, cols.size()));
     return k - 1;
   }
   int i = cols.index(spec);

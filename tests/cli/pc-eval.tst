@@ -26,6 +26,7 @@ unknown-tokenizer	2	empty	~^pc-eval: --tokenize must be 13a, intl, zh, char or n
 unknown-subcommand	2	empty	~^pc-eval: unknown command 'blue' — use bleu\|chrf\|chrf\+\+, mining or align	pc-eval blue -r $DATA/eval/one.txt $DATA/eval/one.txt
 two-hyps-without-test	2	empty	~--paired-bs	pc-eval bleu -r $DATA/eval/one.txt $DATA/eval/one.txt $DATA/eval/one.txt
 bad-tsv-column	2	empty	~no column named	pc-eval bleu --tsv $DATA/eval/readme.tsv -r trg_text x_nope
+bad-tsv-column-number-huge	2	empty	~column 99999999999 does not exist: .*readme\.tsv has 3 columns	pc-eval bleu --tsv $DATA/eval/readme.tsv -r trg_text 99999999999
 # Mining (BUCC): hand-computed in tests/mt/test_mining_align.cpp.
 mining-partial	0	~^best\t0\.55\t3\t2\t3\t0\.6667\t0\.6667\t0\.6667$	-	pc-eval mining -g $DATA/eval/mine.gold $DATA/eval/mine.partial
 mining-threshold	0	~^threshold\t0\.75\t2\t1\t3\t0\.5000\t0\.3333\t0\.4000$	-	pc-eval mining -g $DATA/eval/mine.gold --threshold 0.75 $DATA/eval/mine.partial
