@@ -24,6 +24,14 @@ void append_json_string(std::string& out, std::string_view s, bool strict = fals
 // through nlohmann.
 void append_json(std::string& out, const nlohmann::ordered_json& j, bool strict = false);
 
+// `j` as compact JSON text, invalid UTF-8 in its strings written as U+FFFD:
+// for metadata that holds what a user typed (file names need not be UTF-8).
+inline std::string json_text(const nlohmann::ordered_json& j) {
+  std::string s;
+  append_json(s, j);
+  return s;
+}
+
 // Appends k / 100 (0 <= k <= 100) as nlohmann writes the double nearest to it:
 // "0.0", "0.07", "0.5", "1.0".
 void append_json_hundredths(std::string& out, int k);

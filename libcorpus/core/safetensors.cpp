@@ -233,7 +233,7 @@ std::string Writer::header() const {
     j[e->name] = {{"dtype", dtype_name(e->dtype)}, {"shape", e->shape}, {"data_offsets", {off, off + e->bytes}}};
     off += e->bytes;
   }
-  std::string s = j.dump();
+  std::string s = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   // The byte buffer starts at a multiple of 64 in the file (and so in the
   // page-aligned mapping): a model's first tensor, and every one after it
   // whose offset is a multiple of 64, lie on cache lines. (A d=256 model's

@@ -8,6 +8,7 @@
 
 #include "align/lexical_encoder.h"
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
 #include "libcorpus/core/safetensors.h"
 #include "mt/encoder/neural_file.h"
 
@@ -115,7 +116,7 @@ std::string combine_encoders(const std::string& lexical, const std::string& neur
   w.metadata("config", cfg.dump());
   w.metadata("lexical.config", lf.meta("config"));
   w.metadata("neural.config", nf.file().meta("config"));
-  w.metadata("provenance", nlohmann::ordered_json{{"tool", "pc-embed"}, {"command", command}}.dump());
+  w.metadata("provenance", corpus::json_text({{"tool", "pc-embed"}, {"command", command}}));
   for (const auto& [name, t] : lf.tensors()) copy_tensor(lf, name, kLexicalPart, w);
   for (const auto& t : nf.layout().tensors()) copy_tensor(nf.file(), t.name, kNeuralPart, w);
   copy_tensor(nf.file(), "tokenizer", kNeuralPart, w);

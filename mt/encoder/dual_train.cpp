@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
 #include "libcorpus/core/hash_mix.h"
 #include "libcorpus/core/output.h"
 #include "mt/encoder/contrastive_loss.h"
@@ -296,7 +297,7 @@ class DualTrainer {
     w.layout = &shards_[0]->layout();
     w.params = params_.data();
     w.spm = spm_;
-    w.metadata["provenance"] = job_.provenance.dump();
+    w.metadata["provenance"] = corpus::json_text(job_.provenance);
     w.metadata["trained_steps"] = std::to_string(state_.step);
     if (checkpoint) {
       w.metadata["train_state"] = state_.to_json().dump();

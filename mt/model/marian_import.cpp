@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
 #include "libcorpus/core/npz.h"
 #include "mt/model/marian_yaml.h"
 #include "mt/model/transformer.h"
@@ -367,7 +368,7 @@ MarianReport import_marian(const MarianSources& src, const std::string& out,
   w.params = m.params.data();
   w.vocabs = &m.vocabs;
   nlohmann::ordered_json prov(provenance);
-  w.metadata["provenance"] = prov.dump();
+  w.metadata["provenance"] = corpus::json_text(prov);
   w.metadata["imported_from"] = "marian";
   save_model(out, w);
   return m.report;

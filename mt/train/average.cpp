@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
 #include "mt/model/model_file.h"
 
 namespace mt {
@@ -54,8 +55,8 @@ AverageSummary average_models(const std::vector<std::string>& inputs, const std:
   w.layout = &first.layout();
   w.params = mean.data();
   w.vocabs = &vocabs;
-  w.metadata["provenance"] = provenance.dump();
-  w.metadata["averaged_from"] = from.dump();
+  w.metadata["provenance"] = corpus::json_text(provenance);
+  w.metadata["averaged_from"] = corpus::json_text(from);
   save_model(output, w);
   out.models = static_cast<int>(inputs.size());
   out.params = n;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "libcorpus/core/error.h"
+#include "libcorpus/core/json_write.h"
 #include "libcorpus/core/hash_mix.h"
 #include "libcorpus/eval/bleu.h"
 #include "libcorpus/eval/chrf.h"
@@ -103,7 +104,7 @@ void Trainer::save_model(const std::vector<float>& weights, const std::string& p
   w.layout = &shard_models_[0]->layout();
   w.params = weights.data();
   w.vocabs = &vocabs_;
-  w.metadata["provenance"] = provenance_.dump();
+  w.metadata["provenance"] = corpus::json_text(provenance_);
   w.metadata["trained_steps"] = std::to_string(state_.step);
   mt::save_model(path, w);
 }
@@ -120,7 +121,7 @@ void Trainer::save_checkpoint() {
   w.layout = &shard_models_[0]->layout();
   w.params = params_.data();
   w.vocabs = &vocabs_;
-  w.metadata["provenance"] = provenance_.dump();
+  w.metadata["provenance"] = corpus::json_text(provenance_);
   w.metadata["train_state"] = state_.to_json().dump();
   nlohmann::ordered_json lg = nlohmann::ordered_json::array();
   for (const auto& r : log_) lg.push_back(r);
