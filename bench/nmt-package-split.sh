@@ -8,9 +8,9 @@
 # verbatim (bench/nmt-names-kept.py).
 #   split: scripts/make-package-split.sh (train/valid/test BY SOFTWARE PACKAGE)
 # Usage: bench/nmt-package-split.sh MODEL SPLIT_DIR LANG OUT_DIR [BUILD_DIR]
-#   MODEL missing: trained first with the default recipe, one hour on one core:
+#   MODEL missing: trained first with the default recipe, one hour on the machine's threads:
 #   pc-nmt train --recipe cpu-1h --valid SPLIT_DIR/en-LANG.valid.tsv
-#   --protect-placeholders -j1 --seed 1 on SPLIT_DIR/en-LANG.train.tsv.
+#   --protect-placeholders --seed 1 on SPLIT_DIR/en-LANG.train.tsv.
 #   SPLIT_DIR/en-LANG.test-placeholders.tsv present (SPLIT_PLACEHOLDER_TEST=1):
 #   placeholder mismatches and scores on it too, with and without the quota.
 # Writes OUT_DIR/{test.en,test.LANG,hyp.*,scores.tsv}; nothing into the repository.
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/tools
 mkdir -p "$out"
 if [ ! -e "$model" ]; then
-  "$bin/pc-nmt" train --recipe cpu-1h --valid "$split/en-$lang.valid.tsv" --protect-placeholders -j1 --seed 1 \
+  "$bin/pc-nmt" train --recipe cpu-1h --valid "$split/en-$lang.valid.tsv" --protect-placeholders --seed 1 \
     --meta "$out/train-meta.json" -o "$model" "$split/en-$lang.train.tsv"
 fi
 test=$split/en-$lang.test.tsv
