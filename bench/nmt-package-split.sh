@@ -45,7 +45,7 @@ fi
     printf '%s\t%s\n' "$s" "$("$bin/pc-eval" bleu,chrf -q --score-only -r "$out/test.$lang" "$out/hyp.$s" | paste -sd '\t')"
   done
 } | tee "$out/scores.tsv"
-if [ -f "$out/hyp.apertium" ]; then
+if [ -s "$out/hyp.apertium" ]; then  # empty when Apertium lacks the pair
   "$bin/pc-eval" bleu,chrf -q --paired-bs -r "$out/test.$lang" "$out/hyp.apertium" "$out/hyp.greedy" "$out/hyp.beam4" | tee "$out/paired-bs.txt"
 fi
 # --stats: a header, then one row per sentence; the last column is ok/mismatch
