@@ -38,54 +38,108 @@ struct Operands {
   bool b_trans;  // B stored [n, k]
 };
 
-// A[i0.., p0..] into panels of kMr rows: ap[panel][p][r], zero rows past m.
-void pack_a_block(const Operands& o, float* ap, int i0, int mc, int p0, int kc) {
-  for (int ir = 0; ir < mc; ir += kMr) {
-    float* dst = ap + static_cast<int64_t>(ir) * kc;
-    const int rows = std::min(kMr, mc - ir);
-    if (o.a_trans) {
-      for (int p = 0; p < kc; ++p) {
-        const float* src = o.a + static_cast<int64_t>(p0 + p) * o.lda + i0 + ir;
-        float* d = dst + static_cast<int64_t>(p) * kMr;
-        int r = 0;
-        for (; r < rows; ++r) d[r] = src[r];
-        for (; r < kMr; ++r) d[r] = 0.0f;
-      }
-    } else {
-      for (int r = 0; r < kMr; ++r) {
-        if (r >= rows) {
-          for (int p = 0; p < kc; ++p) dst[static_cast<int64_t>(p) * kMr + r] = 0.0f;
-          continue;
-        }
-        const float* src = o.a + static_cast<int64_t>(i0 + ir + r) * o.lda + p0;
-        for (int p = 0; p < kc; ++p) dst[static_cast<int64_t>(p) * kMr + r] = src[p];
-      }
+// 64-bit halves of each 128-bit lane of a and b, interleaved (unpack*_pd,
+// zero-masked with every lane kept, as in transpose_8x16).
+__attribute__((target("avx512f"))) inline __m512 lo64(__m512 a, __m512 b) {
+  return _mm512_castpd_ps(_mm512_maskz_unpacklo_pd(0xff, _mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+__attribute__((target("avx512f"))) inline __m512 hi64(__m512 a, __m512 b) {
+  return _mm512_castpd_ps(_mm512_maskz_unpackhi_pd(0xff, _mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+__attribute__((target("avx512f"))) inline __m256 low_half(__m512 w) {
+  return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(w), 0));
+}
+__attribute__((target("avx512f"))) inline __m256 high_half(__m512 w) {
+  return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(w), 1));
+}
+
+// Eight source rows of 16 floats each (row r at src + r * ld) written
+// transposed: dst[p * dst_ld + r] = src[r * ld + p], p < 16, r < 8. Three
+// rounds of in-lane shuffles and one cross-lane permute, then 32-byte stores;
+// a copy, so the product's bits do not depend on it.
+__attribute__((target("avx512f"))) void transpose_8x16(const float* src, int64_t ld, float* dst, int64_t dst_ld) {
+  __m512 r[8];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_ps(src + i * ld);
+  // Per 128-bit lane L (p = 4L..4L+3): pairs of rows interleaved. (The
+  // zero-masked forms with every lane kept: GCC 12's plain ones start from an
+  // undefined vector and -Wuninitialized warns inside its own header.)
+  const __mmask16 all = 0xffff;
+  const __m512 t01lo = _mm512_maskz_unpacklo_ps(all, r[0], r[1]), t01hi = _mm512_maskz_unpackhi_ps(all, r[0], r[1]);
+  const __m512 t23lo = _mm512_maskz_unpacklo_ps(all, r[2], r[3]), t23hi = _mm512_maskz_unpackhi_ps(all, r[2], r[3]);
+  const __m512 t45lo = _mm512_maskz_unpacklo_ps(all, r[4], r[5]), t45hi = _mm512_maskz_unpackhi_ps(all, r[4], r[5]);
+  const __m512 t67lo = _mm512_maskz_unpacklo_ps(all, r[6], r[7]), t67hi = _mm512_maskz_unpackhi_ps(all, r[6], r[7]);
+  // u[q] lane L = rows 0-3 at p = 4L + q; v[q] the same for rows 4-7.
+  const __m512 u[4] = {lo64(t01lo, t23lo), hi64(t01lo, t23lo), lo64(t01hi, t23hi), hi64(t01hi, t23hi)};
+  const __m512 v[4] = {lo64(t45lo, t67lo), hi64(t45lo, t67lo), lo64(t45hi, t67hi), hi64(t45hi, t67hi)};
+  const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i second = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; ++q) {
+    const __m512 w0 = _mm512_permutex2var_ps(u[q], first, v[q]);   // p = q, q + 4
+    const __m512 w1 = _mm512_permutex2var_ps(u[q], second, v[q]);  // p = q + 8, q + 12
+    _mm256_storeu_ps(dst + q * dst_ld, low_half(w0));
+    _mm256_storeu_ps(dst + (q + 4) * dst_ld, high_half(w0));
+    _mm256_storeu_ps(dst + (q + 8) * dst_ld, low_half(w1));
+    _mm256_storeu_ps(dst + (q + 12) * dst_ld, high_half(w1));
+  }
+}
+
+// Rows src[r * ld + p] (r < rows <= 8, p < kc) into dst[p * dst_ld + r], the
+// rows past `rows` (up to 8) zero: full groups of 8 rows by 16 p transposed
+// in registers, the rest one float at a time.
+void pack_rows_transposed(const float* src, int64_t ld, int rows, int kc, float* dst, int64_t dst_ld) {
+  int p = 0;
+  if (rows == 8)
+    for (; p + 16 <= kc; p += 16) transpose_8x16(src + p, ld, dst + static_cast<int64_t>(p) * dst_ld, dst_ld);
+  for (int r = 0; r < 8; ++r) {
+    if (r >= rows) {
+      for (int q = p; q < kc; ++q) dst[static_cast<int64_t>(q) * dst_ld + r] = 0.0f;
+      continue;
+    }
+    const float* s = src + static_cast<int64_t>(r) * ld;
+    for (int q = p; q < kc; ++q) dst[static_cast<int64_t>(q) * dst_ld + r] = s[q];
+  }
+}
+
+// A block stored row by row along p (src + p * ld, `count` floats of each
+// row used) into panels of kPanel: dst[panel][p][c], zero past `count`. The
+// rows are walked in p order, each read once from start to end, whole
+// panels' rows copied with memcpy.
+template <int kPanel>
+void pack_block_straight(const float* src, int64_t ld, int count, int kc, float* dst) {
+  const int full = count / kPanel, rest = count % kPanel;
+  const int64_t panel_size = static_cast<int64_t>(kPanel) * kc;
+  for (int p = 0; p < kc; ++p) {
+    const float* s = src + static_cast<int64_t>(p) * ld;
+    float* d = dst + static_cast<int64_t>(p) * kPanel;
+    for (int q = 0; q < full; ++q) std::memcpy(d + q * panel_size, s + q * kPanel, sizeof(float) * kPanel);
+    if (rest > 0) {
+      float* dr = d + full * panel_size;
+      std::memcpy(dr, s + full * kPanel, sizeof(float) * rest);
+      std::memset(dr + rest, 0, sizeof(float) * (kPanel - rest));
     }
   }
 }
 
+// A[i0.., p0..] into panels of kMr rows: ap[panel][p][r], zero rows past m.
+void pack_a_block(const Operands& o, float* ap, int i0, int mc, int p0, int kc) {
+  if (o.a_trans) return pack_block_straight<kMr>(o.a + static_cast<int64_t>(p0) * o.lda + i0, o.lda, mc, kc, ap);
+  for (int ir = 0; ir < mc; ir += kMr)
+    pack_rows_transposed(o.a + static_cast<int64_t>(i0 + ir) * o.lda + p0, o.lda, std::min(kMr, mc - ir), kc,
+                         ap + static_cast<int64_t>(ir) * kc, kMr);
+}
+
 // B[p0.., j0..] into panels of kNr columns: bp[panel][p][c], zero columns past n.
 void pack_b_block(const Operands& o, float* bp, int j0, int nc, int p0, int kc) {
+  if (!o.b_trans) return pack_block_straight<kNr>(o.b + static_cast<int64_t>(p0) * o.ldb + j0, o.ldb, nc, kc, bp);
+  static_assert(kNr % 8 == 0);
   for (int jr = 0; jr < nc; jr += kNr) {
-    float* dst = bp + static_cast<int64_t>(jr) * kc;
     const int cols = std::min(kNr, nc - jr);
-    if (o.b_trans) {
-      for (int c = 0; c < kNr; ++c) {
-        if (c >= cols) {
-          for (int p = 0; p < kc; ++p) dst[static_cast<int64_t>(p) * kNr + c] = 0.0f;
-          continue;
-        }
-        const float* src = o.b + static_cast<int64_t>(j0 + jr + c) * o.ldb + p0;
-        for (int p = 0; p < kc; ++p) dst[static_cast<int64_t>(p) * kNr + c] = src[p];
-      }
-    } else {
-      for (int p = 0; p < kc; ++p) {
-        const float* src = o.b + static_cast<int64_t>(p0 + p) * o.ldb + j0 + jr;
-        float* d = dst + static_cast<int64_t>(p) * kNr;
-        int c = 0;
-        for (; c < cols; ++c) d[c] = src[c];
-        for (; c < kNr; ++c) d[c] = 0.0f;
-      }
+    for (int c = 0; c < kNr; c += 8) {
+      const int rows = std::clamp(cols - c, 0, 8);  // groups past n are zero and read nothing
+      pack_rows_transposed(rows > 0 ? o.b + static_cast<int64_t>(j0 + jr + c) * o.ldb + p0 : o.b, o.ldb, rows, kc,
+                           bp + static_cast<int64_t>(jr) * kc + c, kNr);
     }
   }
 }
