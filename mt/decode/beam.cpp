@@ -95,7 +95,9 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model,
       cands.clear();
       for (int j = 0; j < static_cast<int>(live[b].size()); ++j) {
         float* row = logits.data() + (static_cast<size_t>(b) * K + j) * V;
-        if (opt.quota) opt.quota->mask(demand[b], live[b][j].tokens.data(), live[b][j].tokens.size(), row);
+        if (opt.quota)
+          opt.quota->mask(demand[b], live[b][j].tokens.data(), live[b][j].tokens.size(),
+                          static_cast<size_t>(limit[b]), row);
         const double lse = log_sum_exp(row, V);
         top_tokens(row, V, w, ids);
         for (int r = 0; r < w; ++r)

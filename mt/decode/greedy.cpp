@@ -41,7 +41,7 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
       const int b = row_of[r];
       ++st[b].passes;
       float* row = logits.data() + static_cast<size_t>(r) * cfg.trg_vocab;
-      if (opt.quota) opt.quota->mask(demand[b], out[b]->data(), out[b]->size(), row);
+      if (opt.quota) opt.quota->mask(demand[b], out[b]->data(), out[b]->size(), static_cast<size_t>(limit[b]), row);
       const int best = static_cast<int>(std::max_element(row, row + cfg.trg_vocab) - row);
       ++st[b].tokens;
       if (best == cfg.eos_id || t + 1 >= limit[b]) {

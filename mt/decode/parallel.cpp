@@ -171,12 +171,12 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, co
     auto row_of = [&](int c, int d) { return static_cast<size_t>(d == 0 ? 0 : 1 + c * L + d - 1); };
     if (opt.quota) {  // each row masked for its own prefix, as greedy masks it
       prefix = y;
-      opt.quota->mask(demand, prefix.data(), prefix.size(), logits.data());
+      opt.quota->mask(demand, prefix.data(), prefix.size(), static_cast<size_t>(limit), logits.data());
       for (int c = 0; c < K; ++c)
         for (int d = 1; d <= L; ++d) {
           prefix.resize(y.size());
           prefix.insert(prefix.end(), chains[static_cast<size_t>(c)].begin(), chains[static_cast<size_t>(c)].begin() + d);
-          opt.quota->mask(demand, prefix.data(), prefix.size(), logits.data() + row_of(c, d) * V);
+          opt.quota->mask(demand, prefix.data(), prefix.size(), static_cast<size_t>(limit), logits.data() + row_of(c, d) * V);
         }
     }
     o.resize(Tq);

@@ -26,7 +26,8 @@ std::vector<int> PlaceholderQuota::demand(const std::vector<int32_t>& src) const
   return d;
 }
 
-void PlaceholderQuota::mask(const std::vector<int>& demand, const int32_t* prefix, size_t n, float* row) const {
+void PlaceholderQuota::mask(const std::vector<int>& demand, const int32_t* prefix, size_t n, size_t limit,
+                             float* row) const {
   std::vector<int> left = demand;
   for (size_t i = 0; i < n; ++i) {
     const int32_t t = prefix[i];
@@ -34,17 +35,19 @@ void PlaceholderQuota::mask(const std::vector<int>& demand, const int32_t* prefi
       --left[static_cast<size_t>(trg_slot_[static_cast<size_t>(t)])];
   }
   constexpr float kNever = -std::numeric_limits<float>::infinity();
-  bool owed = false;
+  size_t owed = 0;
   for (size_t k = 0; k < trg_ids_.size(); ++k) {
     if (trg_ids_[k] < 0 || static_cast<size_t>(trg_ids_[k]) >= trg_slot_.size()) continue;
-    if (left[k] > 0) owed = true;
+    if (left[k] > 0) owed += static_cast<size_t>(left[k]);
     else row[trg_ids_[k]] = kNever;
   }
-  if (!owed || eos_ < 0 || static_cast<size_t>(eos_) >= trg_slot_.size()) return;
-  // The model would end here: write an owed symbol now rather than words
-  // it did not want until the symbol's turn comes.
+  if (owed == 0 || eos_ < 0 || static_cast<size_t>(eos_) >= trg_slot_.size()) return;
+  // The model would end here, or the limit leaves room for the owed symbols
+  // only: write an owed symbol now rather than words it did not want until
+  // the symbol's turn comes (or a cut output without it).
   const size_t V = trg_slot_.size();
-  if (row[eos_] >= *std::max_element(row, row + V)) {
+  const bool no_room = limit <= n + owed;
+  if (no_room || row[eos_] >= *std::max_element(row, row + V)) {
     for (size_t v = 0; v < V; ++v) {
       const int k = trg_slot_[v];
       if (k < 0 || left[static_cast<size_t>(k)] <= 0) row[v] = kNever;

@@ -5,9 +5,12 @@
 // they pick from a row of logits: a symbol whose quota is used up, or that
 // the source lacks, gets -inf, and so does EOS while a quota is left; where
 // EOS was the row's best, every token but the owed symbols does (the model
-// meant to stop, so an owed symbol comes now, not words it did not want). The
-// mask depends only on the output so far, so greedy, beam and the parallel
-// modes (which check each guessed position against the same rule) agree.
+// meant to stop, so an owed symbol comes now, not words it did not want), and
+// so it does where the output limit leaves no more positions than symbols
+// owed (a model that never stops still writes them before it is cut). The
+// mask depends only on the output so far and the sentence's limit, so greedy,
+// beam and the parallel modes (which check each guessed position against the
+// same rule) agree.
 #pragma once
 
 #include <cstddef>
@@ -25,8 +28,9 @@ class PlaceholderQuota {
   // How often each symbol occurs in a source sentence (token ids).
   std::vector<int> demand(const std::vector<int32_t>& src) const;
   // Masks a row of V logits for the output prefix[0..n) of a sentence whose
-  // source asks `demand`.
-  void mask(const std::vector<int>& demand, const int32_t* prefix, size_t n, float* row) const;
+  // source asks `demand` and whose output is cut at `limit` tokens
+  // (output_limit in greedy.h): this row picks token n of at most limit.
+  void mask(const std::vector<int>& demand, const int32_t* prefix, size_t n, size_t limit, float* row) const;
 
  private:
   std::vector<int32_t> src_ids_, trg_ids_;
