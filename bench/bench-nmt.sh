@@ -25,7 +25,15 @@
 #   STEPS   timed steps per run [5]
 #   THREADS thread counts, space-separated, e.g. "1 2" [2]
 # Environment: WARMUP [2], REPEAT [3], SHARDS [4, pc-nmt train's default],
-#   VOCAB [8000], TORCH_BLAS_THREADS [1], BASELINE [none], SIDES [pytorch pc-nmt].
+#   VOCAB [8000], TORCH_BLAS_THREADS [1], BASELINE [none], SIDES [pytorch pc-nmt],
+#   TORCH_MALLOC [heap].
+# TORCH_MALLOC=heap runs every PyTorch side with glibc's malloc keeping freed
+# memory (GLIBC_TUNABLES mmap_max=0, trim_threshold 16 GiB). PyTorch's CPU
+# allocator takes each large tensor from malloc, and with glibc's defaults
+# every step's activations were new mmap'd pages: 1.2M page faults and a
+# third of the CPU time in the kernel for 5 steps at d=256, which is
+# start-up cost repeated, not training (2026-12-06: 1,177 -> 1,932 tokens/s,
+# OpenBLAS SkylakeX, one thread). TORCH_MALLOC=glibc keeps glibc's defaults.
 # SIDES may also name pytorch-blas (OPENBLAS_NUM_THREADS = the thread count,
 # OMP_WAIT_POLICY=PASSIVE), pytorch-avx512 (OPENBLAS_CORETYPE=SkylakeX: the
 # AVX-512 kernels OpenBLAS 0.3.21 does not choose on AMD Zen 4/5 itself) and
@@ -43,6 +51,12 @@ repeat=${REPEAT:-3}
 shards=${SHARDS:-4}
 V=${VOCAB:-8000}
 torch_blas=${TORCH_BLAS_THREADS:-1}
+torch_malloc=${TORCH_MALLOC:-heap}
+case $torch_malloc in
+  heap) torch_heap="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184" ;;
+  glibc) torch_heap="" ;;
+  *) echo "bench-nmt.sh: TORCH_MALLOC is heap or glibc, not $torch_malloc" >&2; exit 2 ;;
+esac
 sides=${SIDES:-pytorch pc-nmt}
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/bench/bench_nmt_train
@@ -53,20 +67,20 @@ if [ -n "${BASELINE:-}" ]; then
   [ -x "$base_bin" ] || { echo "bench-nmt.sh: no $base_bin" >&2; exit 2; }
 fi
 openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
-echo "# bench/bench-nmt.sh $arch $B $T $steps \"$threads\" $build  WARMUP=$warmup REPEAT=$repeat SHARDS=$shards VOCAB=$V TORCH_BLAS_THREADS=$torch_blas${BASELINE:+ BASELINE=$BASELINE}"
+echo "# bench/bench-nmt.sh $arch $B $T $steps \"$threads\" $build  WARMUP=$warmup REPEAT=$repeat SHARDS=$shards VOCAB=$V TORCH_BLAS_THREADS=$torch_blas TORCH_MALLOC=$torch_malloc${BASELINE:+ BASELINE=$BASELINE}"
 echo "# $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# engine BLAS: $(ldd "$bin" | grep -i blas | tr -s ' \t' ' ')"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for j in $threads; do
-  torch_env="OPENBLAS_NUM_THREADS=$torch_blas"
+  torch_env="$torch_heap OPENBLAS_NUM_THREADS=$torch_blas"
   [ "$j" -gt 1 ] && torch_env="$torch_env OMP_WAIT_POLICY=PASSIVE"
   for r in $(seq "$repeat"); do
     for side in $sides baseline; do
       case $side in
         pytorch) cmd="env LD_LIBRARY_PATH=$openblas $torch_env /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
         pytorch-blas)  [ "$j" -gt 1 ] || continue  # OpenBLAS's own pool at the same thread count (its threads and torch's OpenMP ones, PASSIVE)
-          cmd="env LD_LIBRARY_PATH=$openblas OPENBLAS_NUM_THREADS=$j OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
+          cmd="env LD_LIBRARY_PATH=$openblas $torch_heap OPENBLAS_NUM_THREADS=$j OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
         pytorch-avx512)  # OpenBLAS's AVX-512 (SkylakeX) kernels, which it does not pick on AMD Zen 4/5 by itself
           cmd="env LD_LIBRARY_PATH=$openblas $torch_env OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 $here/nmt_torch_train.py $arch $B $T $V $steps $j $warmup" ;;
         pc-nmt-openblas) cmd="env PARACORP_GEMM=openblas $bin $arch $B $T $V $steps $j $warmup $shards" ;;
