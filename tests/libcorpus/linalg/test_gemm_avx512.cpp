@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -38,17 +39,14 @@ void gemm512_run(Gemm512Shape s, const float* a, const float* b, float* c, int m
   if (s == Gemm512Shape::kTN) gemm_avx512_tn(a, b, c, m, n, k, acc);
 }
 
-}  // namespace
-
-TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles and k blocks included") {
-  if (!have_avx512()) {
-    MESSAGE("this CPU has no AVX-512: the kernel is not used here, nothing to check");
-    return;
-  }
-  int checked = 0;
+// Runs the kernel on every layout, each shape and both accumulate flags,
+// inputs seeded from `seed` and the sizes, and hands each case to `check`
+// (layout, m, n, k, acc, A, B, C before, C after). Returns the cases run.
+template <class Check>
+int gemm512_each_case(std::initializer_list<std::tuple<int, int, int>> shapes, int seed, Check check) {
+  int runs = 0;
   for (Gemm512Shape s : {Gemm512Shape::kNT, Gemm512Shape::kNN, Gemm512Shape::kTN})
-    for (const auto& shape : {std::tuple{17, 16, 16}, std::tuple{133, 70, 300}, std::tuple{8, 32, 256},
-                              std::tuple{260, 1030, 513}, std::tuple{40, 33, 17}})
+    for (const auto& shape : shapes)
       for (bool acc : {false, true}) {
         // Not a structured binding: clang 14 cannot capture one (CAPTURE is a lambda).
         const int m = std::get<0>(shape), n = std::get<1>(shape), k = std::get<2>(shape);
@@ -57,11 +55,28 @@ TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles an
         CAPTURE(n);
         CAPTURE(k);
         CAPTURE(acc);
-        const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, 1 + m);
-        const std::vector<float> b = random_floats(static_cast<size_t>(n) * k, 2 + n);
-        const std::vector<float> c0 = random_floats(static_cast<size_t>(m) * n, 3 + k);
+        const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, seed + m);
+        const std::vector<float> b = random_floats(static_cast<size_t>(n) * k, seed + 1 + n);
+        const std::vector<float> c0 = random_floats(static_cast<size_t>(m) * n, seed + 2 + k);
         std::vector<float> c = c0;
         gemm512_run(s, a.data(), b.data(), c.data(), m, n, k, acc);
+        check(s, m, n, k, acc, a, b, c0, c);
+        ++runs;
+      }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles and k blocks included") {
+  if (!have_avx512()) {
+    MESSAGE("this CPU has no AVX-512: the kernel is not used here, nothing to check");
+    return;
+  }
+  const int checked = gemm512_each_case(
+      {{17, 16, 16}, {133, 70, 300}, {8, 32, 256}, {260, 1030, 513}, {40, 33, 17}}, 1,
+      [](Gemm512Shape s, int m, int n, int k, bool acc, const std::vector<float>& a, const std::vector<float>& b,
+         const std::vector<float>& c0, const std::vector<float>& c) {
         double worst = 0;
         for (int i = 0; i < m; ++i)
           for (int j = 0; j < n; ++j) {
@@ -69,8 +84,7 @@ TEST_CASE("gemm avx512: every shape matches a double reference, partial tiles an
             worst = std::max(worst, std::abs(c[static_cast<size_t>(i) * n + j] - want));
           }
         CHECK(worst < 2e-6 * k);
-        ++checked;
-      }
+      });
   CHECK(checked == 30);
 }
 
@@ -96,22 +110,10 @@ TEST_CASE("gemm avx512: the bits are those of the documented order, in every sha
   // changes a bit. Sizes leave partial tiles, partial 16-wide p groups and
   // column groups past n.
   if (!have_avx512()) return;
-  int checked = 0;
-  for (Gemm512Shape s : {Gemm512Shape::kNT, Gemm512Shape::kNN, Gemm512Shape::kTN})
-    for (const auto& shape : {std::tuple{9, 37, 16}, std::tuple{64, 96, 300}, std::tuple{131, 1040, 529},
-                              std::tuple{8, 5, 33}})
-      for (bool acc : {false, true}) {
-        const int m = std::get<0>(shape), n = std::get<1>(shape), k = std::get<2>(shape);
-        CAPTURE(static_cast<int>(s));
-        CAPTURE(m);
-        CAPTURE(n);
-        CAPTURE(k);
-        CAPTURE(acc);
-        const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, 11 + m);
-        const std::vector<float> b = random_floats(static_cast<size_t>(n) * k, 12 + n);
-        const std::vector<float> c0 = random_floats(static_cast<size_t>(m) * n, 13 + k);
-        std::vector<float> c = c0;
-        gemm512_run(s, a.data(), b.data(), c.data(), m, n, k, acc);
+  const int checked = gemm512_each_case(
+      {{9, 37, 16}, {64, 96, 300}, {131, 1040, 529}, {8, 5, 33}}, 11,
+      [](Gemm512Shape s, int m, int n, int k, bool acc, const std::vector<float>& a, const std::vector<float>& b,
+         const std::vector<float>& c0, const std::vector<float>& c) {
         int differ = 0;
         for (int i = 0; i < m; ++i)
           for (int j = 0; j < n; ++j) {
@@ -129,7 +131,6 @@ TEST_CASE("gemm avx512: the bits are those of the documented order, in every sha
             if (std::memcmp(&got, &want, sizeof(float)) != 0) ++differ;
           }
         CHECK(differ == 0);
-        ++checked;
-      }
+      });
   CHECK(checked == 24);
 }
