@@ -27,7 +27,7 @@ trap 'rm -f "$exe" "$base_exe" "$log"' EXIT
 # link bench/nmt_pass_cost.cpp against the libraries of build folder $1 into $2
 link_against() {
   (cd "$1" && c++ -O2 -std=c++20 -DEIGEN_DONT_PARALLELIZE -I"$root" -isystem /usr/include/eigen3 "$root/bench/nmt_pass_cost.cpp" -o "$2" \
-    mt/libmt.a libcorpus/eval/libcorpus_eval.a libcorpus/linalg/libcorpus_linalg.a libcorpus/core/libcorpus_core.a -lfmt -ltbb -lgomp \
+    mt/libmt.a align/libalign.a libcorpus/eval/libcorpus_eval.a libcorpus/linalg/libcorpus_linalg.a libcorpus/core/libcorpus_core.a -lfmt -ltbb -lgomp \
     -lboost_program_options -lexpat -lz -lzstd -llzma -lbz2 -licui18n -licuuc -licudata -lxxhash \
     /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so -lsentencepiece -lsentencepiece_train -lpthread)
 }
