@@ -58,7 +58,7 @@ double log_sum_exp(const float* row, int V) {
   return mx + std::log(z);
 }
 
-void beam_batch(const Config& cfg, const float* p, Transformer<float>& model,
+void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, DecoderCache<float>& cache,
                 const std::vector<const std::vector<int32_t>*>& src, const DecodeOptions& opt, const BeamOptions& bo,
                 std::vector<std::vector<Hypothesis>*>& out, std::vector<SentenceStats>& st) {
   const int B = static_cast<int>(src.size()), K = bo.beam, V = cfg.trg_vocab;
@@ -66,7 +66,6 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model,
   std::vector<int> limit(B), width(B, K);
   int tmax = 1;
   for (int b = 0; b < B; ++b) tmax = std::max(tmax, limit[b] = output_limit(cfg, opt, batch.src_len[b]));
-  DecoderCache<float> cache;
   model.start_decoding(p, batch, tmax, cache, K);
 
   std::vector<std::vector<Beam>> live(B, std::vector<Beam>(1));
@@ -158,13 +157,12 @@ std::vector<std::vector<Hypothesis>> beam_translate(const Config& cfg, const flo
                               "give --n-best at most --beam");
   std::vector<std::vector<Hypothesis>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, src, opt.batch_size, [&](const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
-    Transformer<float> model(cfg);
     std::vector<std::vector<Hypothesis>*> o;
     for (size_t i : idx) o.push_back(&out[i]);
     std::vector<SentenceStats> st(s.size());
-    beam_batch(cfg, params, model, s, opt, beam, o, st);
+    beam_batch(cfg, params, ws.model, ws.cache, s, opt, beam, o, st);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (size_t j = 0; j < idx.size(); ++j) {
       st[j].ms = ms / static_cast<double>(idx.size());

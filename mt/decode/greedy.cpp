@@ -15,7 +15,7 @@ int output_limit(const Config& cfg, const DecodeOptions& opt, int src_len) {
 
 namespace {
 
-void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
+void decode_batch(const Config& cfg, const float* p, Transformer<float>& model, DecoderCache<float>& cache,
                   const std::vector<const std::vector<int32_t>*>& src, const DecodeOptions& opt,
                   std::vector<std::vector<int32_t>*>& out, std::vector<SentenceStats>& st) {
   const int B = static_cast<int>(src.size());
@@ -24,7 +24,6 @@ void decode_batch(const Config& cfg, const float* p, Transformer<float>& model,
   int tmax = 1;
   for (int b = 0; b < B; ++b) tmax = std::max(tmax, limit[b] = output_limit(cfg, opt, batch.src_len[b]));
 
-  DecoderCache<float> cache;
   model.start_decoding(p, batch, tmax, cache);
   // Row r of a pass decodes sentence row_of[r]; a sentence that finishes
   // leaves the batch, so a pass runs only the unfinished ones.
@@ -64,13 +63,12 @@ std::vector<std::vector<int32_t>> greedy_translate(const Config& cfg, const floa
                                                    const DecodeOptions& opt, std::vector<SentenceStats>* stats) {
   std::vector<std::vector<int32_t>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, src, opt.batch_size, [&](const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
-    Transformer<float> model(cfg);
     std::vector<std::vector<int32_t>*> o;
     for (size_t i : idx) o.push_back(&out[i]);
     std::vector<SentenceStats> st(s.size());
-    decode_batch(cfg, params, model, s, opt, o, st);
+    decode_batch(cfg, params, ws.model, ws.cache, s, opt, o, st);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (size_t j = 0; j < idx.size(); ++j) {
       st[j].ms = ms / static_cast<double>(idx.size());

@@ -141,13 +141,13 @@ float top_probability(const float* row, int V, float top) {
   return static_cast<float>(1.0 / sum);
 }
 
-void decode_one(const Config& cfg, const float* p, Transformer<float>& model, const std::vector<int32_t>& src,
+void decode_one(const Config& cfg, const float* p, Transformer<float>& model, DecoderCache<float>& cache,
+                const std::vector<int32_t>& src,
                 const DecodeOptions& opt, const ParallelOptions& po, std::vector<int32_t>& y, SentenceStats& st,
                 DecodeTrace* trace, const std::vector<int32_t>* ibm1) {
   Batch batch = make_batch(cfg, {&src}, {});
   const int limit = output_limit(cfg, opt, batch.src_len[0]);
   const int b = po.block, V = cfg.trg_vocab;
-  DecoderCache<float> cache;
   model.start_decoding(p, batch, limit, cache);
   Drafter drafter(cfg, po, src, ibm1);
   std::vector<int32_t> guess;  // guesses for the outputs after the accepted ones
@@ -255,12 +255,12 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
                               "use --draft pad or ngram with this model");
   std::vector<std::vector<int32_t>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, src, 1, [&](const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, src, 1, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
-    Transformer<float> model(cfg);
     SentenceStats st;
     DecodeTrace* trace = traces && idx[0] < traces->size() ? &(*traces)[idx[0]] : nullptr;
-    decode_one(cfg, params, model, *s[0], opt, popt, out[idx[0]], st, trace, drafts ? &(*drafts)[idx[0]] : nullptr);
+    decode_one(cfg, params, ws.model, ws.cache, *s[0], opt, popt, out[idx[0]], st, trace,
+               drafts ? &(*drafts)[idx[0]] : nullptr);
     st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     all[idx[0]] = st;
   });

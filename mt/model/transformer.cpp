@@ -380,7 +380,7 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
   embed<T>(cfg_, tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
   DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0, branches};
   decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
-  logits.assign(m.logits.begin(), m.logits.end());
+  logits.swap(m.logits);  // no copy: the caller's old buffer becomes the next pass's
 }
 
 template <class T>

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "mt/decode/beam.h"
 #include "mt/decode/greedy.h"
+#include "mt/decode/parallel.h"
 #include "mt/model/transformer.h"
 
 using namespace mt;
@@ -181,6 +183,56 @@ TEST_CASE("decoder cache: greedy decoding equals greedy over the training forwar
   }
   MESSAGE("greedy tokens compared: " << tokens);
   CHECK(tokens > 100);  // not vacuous: the random models do not stop at once
+}
+
+TEST_CASE("decoder cache: a thread's kept workspace gives the results of a first decode, after other sizes, models and modes") {
+  // for_sorted_batches keeps each thread's model buffers and KV cache from
+  // batch to batch and call to call: nothing a batch computes may depend on
+  // what the buffers held before (a longer batch, a wider model, a beam).
+  const Config small = variant_config({false, true, true, Activation::kRelu});
+  Config wide = variant_config({true, false, false, Activation::kGelu});
+  wide.dim = 32, wide.ffn_dim = 48, wide.dec_layers = 3;
+  Transformer<float> ms(small), mw(wide);
+  const std::vector<float> ps = random_params(ms, 7), pw = random_params(mw, 8);
+  std::mt19937 g(5);
+  std::vector<std::vector<int32_t>> short_src, long_src, wide_src;
+  for (int n : {3, 1, 5, 2}) short_src.push_back(random_tokens(g, n, small.src_vocab));
+  for (int i = 0; i < 12; ++i) long_src.push_back(random_tokens(g, 8 + i % 7, small.src_vocab));
+  for (int i = 0; i < 6; ++i) wide_src.push_back(random_tokens(g, 4 + i, wide.src_vocab));
+  DecodeOptions opt;
+  opt.batch_size = 2;
+  BeamOptions beam;
+  beam.beam = 3;
+  ParallelOptions par;
+  par.mode = DecodeMode::kHybrid;
+  par.block = 3;
+  const auto greedy_first = greedy_translate(small, ps.data(), short_src, opt);
+  const auto beam_first = beam_translate(small, ps.data(), short_src, opt, beam);
+  const auto par_first = parallel_translate(small, ps.data(), short_src, opt, par);
+  CHECK(par_first == greedy_first);
+  size_t tokens = 0;
+  for (const auto& h : greedy_first) tokens += h.size();
+  CHECK(tokens > 10);  // not vacuous
+  DecodeOptions big = opt;
+  big.batch_size = 12;
+  (void)greedy_translate(small, ps.data(), long_src, big);  // longer and more rows
+  (void)beam_translate(small, ps.data(), long_src, big, beam);
+  CHECK(greedy_translate(small, ps.data(), short_src, opt) == greedy_first);
+  (void)greedy_translate(wide, pw.data(), wide_src, big);  // another model's shape
+  (void)beam_translate(wide, pw.data(), wide_src, opt, beam);
+  const auto beam_again = beam_translate(small, ps.data(), short_src, opt, beam);
+  REQUIRE(beam_again.size() == beam_first.size());
+  for (size_t i = 0; i < beam_first.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(beam_again[i].size() == beam_first[i].size());
+    for (size_t j = 0; j < beam_first[i].size(); ++j) {
+      CHECK(beam_again[i][j].tokens == beam_first[i][j].tokens);
+      CHECK(beam_again[i][j].logprob == beam_first[i][j].logprob);
+    }
+  }
+  (void)greedy_translate(small, ps.data(), long_src, big);
+  CHECK(parallel_translate(small, ps.data(), short_src, opt, par) == par_first);
+  CHECK(greedy_translate(small, ps.data(), short_src, opt) == greedy_first);
 }
 
 TEST_CASE("decoder cache: compacting to some sequences leaves their next logits unchanged, bit for bit") {
