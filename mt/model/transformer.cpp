@@ -292,7 +292,8 @@ void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
   for (LayerKv<T>& kv : layers) {
     const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
     const int64_t n = static_cast<int64_t>(length) * C;
-    std::vector<T> snap(moved.size() * n);
+    thread_local std::vector<T> snap;  // kept: a beam search selects every step
+    snap.resize(moved.size() * n);
     for (std::vector<T>* buf : {&kv.self_k, &kv.self_v}) {
       for (size_t m = 0; m < moved.size(); ++m)
         std::copy_n(buf->data() + static_cast<int64_t>(rows[moved[m]]) * capacity * C, n, snap.data() + m * n);
