@@ -1,17 +1,58 @@
 #include "mt/layers/embedding.h"
 
 #include <cmath>
+#include <vector>
 
 namespace mt {
 
+namespace {
+
+// The signal of one position: sin in the first half, cos in the second.
 template <class T>
-void add_positions(T* row, int pos, int C) {
+void position_signal(T* out, int pos, int C) {
   const int half = C / 2;
   for (int i = 0; i < half; ++i) {
     double angle = pos / std::pow(10000.0, 2.0 * i / C);
-    row[i] += T(std::sin(angle));
-    row[half + i] += T(std::cos(angle));
+    out[i] = T(std::sin(angle));
+    out[half + i] = T(std::cos(angle));
   }
+}
+
+}  // namespace
+
+template <class T>
+void add_positions(T* row, int pos, int C) {
+  // Each thread keeps the signals of the positions it has seen for one C
+  // (the same values as computed on the spot, so the same sums): a decoding
+  // step computed C/2 powers, sines and cosines for each of its rows.
+  constexpr int kKept = 1024;      // positions kept; later ones are computed each time
+  constexpr int kKeptDim = 4096;   // wider models compute every time (the table stays under 16 MB)
+  thread_local std::vector<T> table;  // [positions seen, C]
+  thread_local std::vector<char> known;
+  thread_local int table_c = 0;
+  thread_local std::vector<T> scratch;
+  T* sig;
+  if (pos < 0 || pos >= kKept || C > kKeptDim) {
+    scratch.resize(static_cast<size_t>(C));
+    sig = scratch.data();
+    position_signal(sig, pos, C);
+  } else {
+    if (table_c != C) {
+      table.clear();
+      known.clear();
+      table_c = C;
+    }
+    if (static_cast<size_t>(pos) >= known.size()) {
+      known.resize(static_cast<size_t>(pos) + 1, 0);
+      table.resize(known.size() * static_cast<size_t>(C));
+    }
+    sig = table.data() + static_cast<size_t>(pos) * C;
+    if (!known[pos]) {
+      position_signal(sig, pos, C);
+      known[pos] = 1;
+    }
+  }
+  for (int i = 0; i < C / 2 * 2; ++i) row[i] += sig[i];
 }
 
 template <class T>
