@@ -1,9 +1,12 @@
 #include "mt/layers/attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "mt/layers/linear.h"
+#include "mt/tensor/attention_row_avx512.h"
 
 namespace mt {
 
@@ -19,6 +22,24 @@ void attention_core(const T* Q, const T* K, const T* V, T* ctx, T* probs, int B,
                     int k_stride, int C, int H, const int32_t* key_len, bool causal, int causal_offset) {
   const int D = C / H;
   const T scale = T(1) / std::sqrt(T(D));
+  if constexpr (std::is_same_v<T, float>) {
+    // A decoding pass's query row (one per sequence, no weights kept): the
+    // AVX-512 row kernel where the few-row products run on AVX-512.
+    if (Tq == 1 && !probs && !causal && D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512) {
+      for (int b = 0; b < B; ++b) {
+        const int64_t qb = static_cast<int64_t>(b) * q_stride * C, kb = static_cast<int64_t>(b) * k_stride * C;
+        const int klen = key_len ? key_len[b] : Tk;
+        for (int h = 0; h < H; ++h) {
+          if (klen < 1) {
+            std::fill_n(ctx + qb + h * D, D, 0.0f);
+            continue;
+          }
+          attention_row_avx512(Q + qb + h * D, K + kb + h * D, V + kb + h * D, ctx + qb + h * D, klen, C, D, scale);
+        }
+      }
+      return;
+    }
+  }
   Mat<T> S(Tq, Tk);
   for (int b = 0; b < B; ++b) {
     const int64_t qb = static_cast<int64_t>(b) * q_stride * C, kb = static_cast<int64_t>(b) * k_stride * C;
