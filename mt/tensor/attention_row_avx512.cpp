@@ -8,24 +8,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "mt/tensor/lane_sum_avx512.h"
+
 namespace mt {
 
-namespace {
-
 #define PARACORP_AVX512 __attribute__((target("avx512f")))
-
-// The lane tree of few_rows_avx512.cpp (GCC's own shuffles: GCC 12's
-// shuffle intrinsics warn of an uninitialised value).
-PARACORP_AVX512 inline float row_lane_sum(__m512 v) {
-  typedef float v16 __attribute__((vector_size(64)));
-  const v16 x = reinterpret_cast<v16>(v);
-  const v16 s8 = x + __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  const v16 s4 = s8 + __builtin_shufflevector(s8, s8, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  const v16 s2 = s4 + __builtin_shufflevector(s4, s4, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  return s2[0] + s2[1];
-}
-
-}  // namespace
 
 PARACORP_AVX512 void attention_row_avx512(const float* q, const float* k, const float* v, float* ctx, int keys,
                                           int stride, int d, float scale) {
@@ -36,7 +23,7 @@ PARACORP_AVX512 void attention_row_avx512(const float* q, const float* k, const 
     const float* kj = k + static_cast<int64_t>(j) * stride;
     __m512 acc = _mm512_setzero_ps();
     for (int p = 0; p < d; p += 16) acc = _mm512_fmadd_ps(_mm512_loadu_ps(q + p), _mm512_loadu_ps(kj + p), acc);
-    s[j] = row_lane_sum(acc) * scale;
+    s[j] = lane_tree_sum(acc) * scale;
     m = j == 0 || s[j] > m ? s[j] : m;
   }
   float z = 0;

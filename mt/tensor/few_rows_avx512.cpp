@@ -36,6 +36,7 @@
 #include <cstring>
 #include <memory>
 
+#include "mt/tensor/lane_sum_avx512.h"
 #include "mt/tensor/tensor.h"
 
 namespace mt {
@@ -49,18 +50,6 @@ constexpr int kRowGroup = 4;            // input rows of a register tile (kRowGr
 constexpr int kL1Budget = 40 * 1024;    // of a 48 KB L1: the input rows and the weight tile of one k block
 
 #define PARACORP_AVX512 __attribute__((target("avx512f")))
-
-// The lanes of v added as the tree of the file comment, in lane 0 (GCC's
-// own shuffles: the shuffle and extract intrinsics of GCC 12 warn of an
-// uninitialised value, an error under -Werror).
-PARACORP_AVX512 inline float few512_reduce(__m512 v) {
-  typedef float v16 __attribute__((vector_size(64)));
-  const v16 x = reinterpret_cast<v16>(v);
-  const v16 s8 = x + __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  const v16 s4 = s8 + __builtin_shufflevector(s8, s8, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  const v16 s2 = s4 + __builtin_shufflevector(s4, s4, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  return s2[0] + s2[1];
-}
 
 // acc[r * C + c] += A[r, p0..p1) . B[c, p0..p1) lane by lane, from +0 when
 // p0 = 0 (A rows at a, B rows at b, both with row length k); p0 is a
@@ -140,7 +129,7 @@ PARACORP_AVX512 void few512_columns(const float* a, const float* b, const float*
   }
   for (int i = 0; i < m; ++i)
     for (int q = 0; q < C; ++q) {
-      const float d = few512_reduce(acc[i * C + q]);
+      const float d = lane_tree_sum(acc[i * C + q]);
       float& out = c[static_cast<int64_t>(i) * n + j + q];
       out = accumulate ? out + d : d;
     }
