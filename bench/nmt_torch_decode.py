@@ -10,10 +10,14 @@ do the same work on the same token ids:
     fairseq do);
   - greedy: a sentence that finishes (EOS, or the length limit
     min(max_len, ceil(2 * source tokens) + 10)) leaves the batch, its rows
-    dropped from the caches by index_select; beam: all B x K rows run every
-    step until every sentence is finished;
-  - greedy: the arg-max (ties to the lower id); beam K: B x K rows a pass, the
-    K best continuations of a sentence by log-probability survive, a
+    dropped from the caches by index_select; beam: one row per live beam
+    (the first pass one per sentence; a sentence whose beams have all
+    finished, and a beam narrowed by a finished hypothesis, leave the batch,
+    as in pc-nmt and fairseq), the self-attention cache reordered by
+    index_select every step, the cross-attention keys and values gathered
+    per row when the rows' sentences change;
+  - greedy: the arg-max (ties to the lower id); beam K: the K best
+    continuations of a sentence by log-probability survive, a
     candidate ending in EOS finishes and narrows its sentence's beam by one,
     hypotheses ranked by log P / ((5 + |Y|) / 6)^0.6 (GNMT, pc-nmt's default).
     nmt_torch_decode.py MODEL IDS MODE BATCH THREADS REPS OUT
@@ -194,33 +198,45 @@ def beam_batch(m, srcs, K, alpha=0.6):
     eos = cfg["eos_id"]
     src, mask, limits = make_batch(cfg, srcs)
     B, tmax, V = len(srcs), max(limits), cfg["trg_vocab"]
-    rows_of = torch.arange(B).repeat_interleave(K)
-    cross = [(k[rows_of], v[rows_of]) for k, v in m.cross_kv(m.encode(src, mask))]
-    mask = mask[rows_of]
+    cross_all = m.cross_kv(m.encode(src, mask))
+    mask_all = mask
     self_kv = [(None, None)] * cfg["dec_layers"]
     live = [[((), 0.0)] for _ in range(B)]  # per sentence: (tokens, log P) of each live beam, in row order
     width = [K] * B
     done = [[] for _ in range(B)]
-    tok = torch.full((B * K,), cfg["bos_id"], dtype=torch.int64)
+    # One row per live beam, sentence by sentence (as pc-nmt and fairseq: finished sentences and beams narrowed
+    # by a finished hypothesis leave the batch); the cross-attention keys and values are gathered per row, again
+    # only when the rows' sentences change.
+    sent_of = list(range(B))
+    cross, mask, cross_for = None, None, None
+    tok = torch.full((B,), cfg["bos_id"], dtype=torch.int64)
     for t in range(tmax):
-        if not any(live):
+        if not sent_of:
             break
-        logp = torch.log_softmax(m.step(tok, t, self_kv, cross, mask, True).double(), 1).view(B, K, V)
-        base = torch.full((B, K, 1), float("-inf"), dtype=torch.float64)
-        for b in range(B):
+        if sent_of != cross_for:
+            idx_rows = torch.tensor(sent_of, dtype=torch.int64)
+            cross = [(k.index_select(0, idx_rows), v.index_select(0, idx_rows)) for k, v in cross_all]
+            mask = mask_all.index_select(0, idx_rows)
+            cross_for = list(sent_of)
+        logp = torch.log_softmax(m.step(tok, t, self_kv, cross, mask, True).double(), 1)
+        live_b = [b for b in range(B) if live[b]]
+        first, slot, jj, base = {}, [], [], []
+        for si, b in enumerate(live_b):
+            first[b] = len(slot)
             for j, (_, lp) in enumerate(live[b]):
-                base[b, j, 0] = lp
-        val, idx = torch.topk((base + logp).view(B, K * V), K, 1)  # ties: the order is not pc-nmt's
+                slot.append(si)
+                jj.append(j)
+                base.append(lp)
+        scores = torch.full((len(live_b), K, V), float("-inf"), dtype=torch.float64)
+        scores[slot, jj] = logp + torch.tensor(base, dtype=torch.float64)[:, None]
+        val, idx = torch.topk(scores.view(len(live_b), K * V), K, 1)  # ties: the order is not pc-nmt's
         val, idx = val.tolist(), idx.tolist()
-        rows = list(range(B * K))
-        nxt = tok.tolist()
-        for b in range(B):
-            if not live[b]:
-                continue
+        rows, nxt, new_sent = [], [], []
+        for si, b in enumerate(live_b):
             grown = []
             for c in range(width[b]):
-                j, token = divmod(idx[b][c], V)
-                tokens, lp = live[b][j][0] + (token,), val[b][c]
+                j, token = divmod(idx[si][c], V)
+                tokens, lp = live[b][j][0] + (token,), val[si][c]
                 length = len(tokens)
                 if token == eos:
                     done[b].append((tokens[:-1], lp / ((5.0 + length) / 6.0) ** alpha, True))
@@ -228,13 +244,15 @@ def beam_batch(m, srcs, K, alpha=0.6):
                 elif t + 1 >= limits[b]:
                     done[b].append((tokens, lp / ((5.0 + length) / 6.0) ** alpha, False))
                 else:
-                    rows[b * K + len(grown)] = b * K + j
-                    nxt[b * K + len(grown)] = token
+                    rows.append(first[b] + j)
+                    nxt.append(token)
+                    new_sent.append(b)
                     grown.append((tokens, lp))
             live[b] = grown
-        sel = torch.tensor(rows)
+        sel = torch.tensor(rows, dtype=torch.int64)
         self_kv = [(k.index_select(0, sel), v.index_select(0, sel)) for k, v in self_kv]
         tok = torch.tensor(nxt, dtype=torch.int64)
+        sent_of = new_sent
     out, ntok = [], 0
     for b in range(B):
         tokens, _, ended = max(done[b], key=lambda h: h[1])  # the first of equal scores, as a stable sort

@@ -200,6 +200,81 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
     for (int64_t i = 0; i < static_cast<int64_t>(m) * n; ++i) c[i] = 0.0f;
 }
 
+// Rows R (1..8) of A read where they lie (row r at a + r * lda) times P
+// consecutive packed panels of kNr columns (panel q at bp + q * panel_stride)
+// over kc: the same fused multiply-add chain per element as tile_8x32, so
+// the same bits, with more panels side by side for few rows (independent
+// accumulators). cols: the columns of these panels that exist (<= P * kNr).
+template <int R, int P>
+__attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, const float* bp, int64_t panel_stride,
+                                                   int kc, float* c, int64_t ldc, int cols, bool add) {
+  __m512 acc[R][2 * P];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+    for (int v = 0; v < 2 * P; ++v) acc[r][v] = _mm512_setzero_ps();
+  for (int p = 0; p < kc; ++p) {
+    __m512 b[2 * P];
+#pragma GCC unroll 8
+    for (int q = 0; q < P; ++q) {
+      b[2 * q] = _mm512_loadu_ps(bp + q * panel_stride + static_cast<int64_t>(p) * kNr);
+      b[2 * q + 1] = _mm512_loadu_ps(bp + q * panel_stride + static_cast<int64_t>(p) * kNr + 16);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r * lda + p]);
+#pragma GCC unroll 8
+      for (int v = 0; v < 2 * P; ++v) acc[r][v] = _mm512_fmadd_ps(av, b[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int v = 0; v < 2 * P; ++v) {
+    const int lanes = std::clamp(cols - 16 * v, 0, 16);
+    if (lanes == 0) break;
+    const __mmask16 mask = lanes == 16 ? __mmask16(0xffff) : static_cast<__mmask16>((1u << lanes) - 1u);
+    for (int r = 0; r < R; ++r) {
+      float* cr = c + static_cast<int64_t>(r) * ldc + 16 * v;
+      __m512 x = acc[r][v];
+      if (add) x = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, cr), x);
+      _mm512_mask_storeu_ps(cr, mask, x);
+    }
+  }
+}
+
+// One k block of the prepacked product: rows [0, m) of A (from column p0)
+// against every panel of the block, P panels per tile for R-row groups.
+template <int R, int P>
+void prepacked_rows(const float* a, int64_t lda, const float* block, int kc, float* c, int n, bool add) {
+  const int panels = (n + kNr - 1) / kNr;
+  const int64_t stride = static_cast<int64_t>(kc) * kNr;
+  for (int q = 0; q < panels; q += P) {
+    const int cols = std::min(P * kNr, n - q * kNr);
+    if (q + P <= panels)
+      tile_rows<R, P>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, cols, add);
+    else
+      for (int t = q; t < panels; ++t)
+        tile_rows<R, 1>(a, lda, block + t * stride, stride, kc, c + t * kNr, n, std::min(kNr, n - t * kNr), add);
+  }
+}
+
+// Groups of 8 rows, then the rest; 1-4 rows take 2-4 panels at a time.
+void prepacked_block(const float* a, int64_t lda, const float* block, int kc, float* c, int m, int n, bool add) {
+  int i = 0;
+  for (; i + kMr <= m; i += kMr) prepacked_rows<8, 1>(a + i * lda, lda, block, kc, c + static_cast<int64_t>(i) * n, n, add);
+  const float* ar = a + i * lda;
+  float* cr = c + static_cast<int64_t>(i) * n;
+  switch (m - i) {
+    case 0: break;
+    case 1: prepacked_rows<1, 4>(ar, lda, block, kc, cr, n, add); break;
+    case 2: prepacked_rows<2, 4>(ar, lda, block, kc, cr, n, add); break;
+    case 3: prepacked_rows<3, 2>(ar, lda, block, kc, cr, n, add); break;
+    case 4: prepacked_rows<4, 2>(ar, lda, block, kc, cr, n, add); break;
+    case 5: prepacked_rows<5, 1>(ar, lda, block, kc, cr, n, add); break;
+    case 6: prepacked_rows<6, 1>(ar, lda, block, kc, cr, n, add); break;
+    default: prepacked_rows<7, 1>(ar, lda, block, kc, cr, n, add); break;
+  }
+}
+
 }  // namespace
 
 bool have_avx512() {
@@ -227,6 +302,24 @@ void gemm_avx512_nn(const float* a, const float* b, float* c, int m, int n, int 
 }
 void gemm_avx512_tn(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate) {
   gemm_packed(Operands{a, m, true, b, n, false}, c, m, n, k, accumulate);
+}
+
+int64_t prepacked_nt_size(int n, int k) {
+  return static_cast<int64_t>((n + kNr - 1) / kNr) * kNr * k;
+}
+
+void prepack_nt(const float* b, int n, int k, float* out) {
+  const Operands o{nullptr, 0, false, b, k, true};
+  const int64_t width = static_cast<int64_t>((n + kNr - 1) / kNr) * kNr;
+  for (int p0 = 0; p0 < k; p0 += kKc) pack_b_block(o, out + p0 * width, 0, n, p0, std::min(kKc, k - p0));
+}
+
+void gemm_avx512_prepacked_nt(const float* a, const float* packed, float* c, int m, int n, int k, bool accumulate) {
+  const int64_t width = static_cast<int64_t>((n + kNr - 1) / kNr) * kNr;
+  for (int p0 = 0; p0 < k; p0 += kKc)
+    prepacked_block(a + p0, k, packed + p0 * width, std::min(kKc, k - p0), c, m, n, accumulate || p0 > 0);
+  if (k == 0 && !accumulate)
+    for (int64_t i = 0; i < static_cast<int64_t>(m) * n; ++i) c[i] = 0.0f;
 }
 
 }  // namespace corpus::linalg

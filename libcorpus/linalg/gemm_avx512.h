@@ -10,6 +10,8 @@
 // depends on k only.
 #pragma once
 
+#include <cstdint>
+
 namespace corpus::linalg {
 
 // Whether the CPU (and the OS) run AVX-512F; false under ThreadSanitizer.
@@ -24,5 +26,15 @@ bool avx512_products();
 void gemm_avx512_nt(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
 void gemm_avx512_nn(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
 void gemm_avx512_tn(const float* a, const float* b, float* c, int m, int n, int k, bool accumulate);
+
+// Weights packed once, used by many products (decoding: every pass of a
+// batch multiplies by the same matrices). prepack_nt writes B[n,k] (row
+// major, the nt layout) into prepacked_nt_size(n, k) floats: for each k
+// block of 256, panels of 32 columns, zero past n. gemm_avx512_prepacked_nt
+// is then C[m,n] (+)= A[m,k] B^T with A read where it lies, giving the same
+// bits as gemm_avx512_nt for every m (1 row included): one order of sums.
+int64_t prepacked_nt_size(int n, int k);
+void prepack_nt(const float* b, int n, int k, float* out);
+void gemm_avx512_prepacked_nt(const float* a, const float* packed, float* c, int m, int n, int k, bool accumulate);
 
 }  // namespace corpus::linalg

@@ -74,12 +74,17 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
   std::vector<int> limit(B), width(B, K);
   int tmax = 1;
   for (int b = 0; b < B; ++b) tmax = std::max(tmax, limit[b] = output_limit(cfg, opt, batch.src_len[b]));
-  model.start_decoding(p, batch, tmax, cache, K);
+  // One cache row per live beam: sentence b's beams are rows first[b] ..
+  // first[b] + live[b].size() - 1. A pass runs only those rows: the first
+  // pass one per sentence, and a sentence whose beams have all finished (or
+  // a beam narrowed by a finished hypothesis) costs nothing after.
+  model.start_decoding(p, batch, tmax, cache);
 
   std::vector<std::vector<Beam>> live(B, std::vector<Beam>(1));
   std::vector<std::vector<Hypothesis>> done(B);
-  std::vector<int32_t> tok(static_cast<size_t>(B) * K, cfg.bos_id), ids;
-  std::vector<int> rows(static_cast<size_t>(B) * K);
+  std::vector<int32_t> tok(static_cast<size_t>(B), cfg.bos_id), ids, next_tok;
+  std::vector<int> first(static_cast<size_t>(B)), rows;
+  std::iota(first.begin(), first.end(), 0);
   std::vector<float> logits;
   std::vector<Candidate> cands;
   std::vector<std::vector<int>> demand(opt.quota ? B : 0);
@@ -94,14 +99,15 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
     for (int b = 0; b < B; ++b) any = any || !live[b].empty();
     if (!any) break;
     model.decode(p, cache, tok.data(), 1, t, logits);
-    std::iota(rows.begin(), rows.end(), 0);
+    rows.clear();
+    next_tok.clear();
     for (int b = 0; b < B; ++b) {
       if (live[b].empty()) continue;
       ++st[b].passes;
       const int w = std::min(width[b], V);
       cands.clear();
       for (int j = 0; j < static_cast<int>(live[b].size()); ++j) {
-        float* row = logits.data() + (static_cast<size_t>(b) * K + j) * V;
+        float* row = logits.data() + static_cast<size_t>(first[b] + j) * V;
         if (opt.quota)
           opt.quota->mask(demand[b], live[b][j].tokens.data(), live[b][j].tokens.size(),
                           static_cast<size_t>(limit[b]), row);
@@ -115,6 +121,8 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
         return x.beam != y.beam ? x.beam < y.beam : x.rank < y.rank;
       });
       std::vector<Beam> next;
+      const int from_row = first[b];
+      first[b] = static_cast<int>(rows.size());
       for (int c = 0; c < w; ++c) {
         const Candidate& k = cands[c];
         const Beam& from = live[b][k.beam];
@@ -130,8 +138,8 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
           finish(b, std::move(grown), k.logprob, len, false);
           continue;
         }
-        rows[static_cast<size_t>(b) * K + next.size()] = b * K + k.beam;
-        tok[static_cast<size_t>(b) * K + next.size()] = k.token;
+        rows.push_back(from_row + k.beam);
+        next_tok.push_back(k.token);
         next.push_back(Beam{std::move(grown), k.logprob});
       }
       live[b] = std::move(next);
@@ -143,6 +151,7 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
       }
     }
     cache.select(rows, t + 1);
+    tok.swap(next_tok);
   }
   for (int b = 0; b < B; ++b) {
     std::stable_sort(done[b].begin(), done[b].end(),
@@ -165,7 +174,7 @@ std::vector<std::vector<Hypothesis>> beam_translate(const Config& cfg, const flo
                               "give --n-best at most --beam");
   std::vector<std::vector<Hypothesis>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, params, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<Hypothesis>*> o;
     for (size_t i : idx) o.push_back(&out[i]);

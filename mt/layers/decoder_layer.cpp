@@ -76,10 +76,15 @@ void cached_cross_attention(const AttnWeights<T>& w, const T* in, T* y, const De
   const int64_t n = static_cast<int64_t>(N) * C;
   sc.q.resize(n), sc.ctx.resize(n);
   linear_forward<T>(in, w.wq, w.bq, sc.q.data(), N, C, C);
-  for (int i = 0; i < r.Tq; ++i)  // a row at a time, as above
-    attention_core<T>(sc.q.data() + static_cast<int64_t>(i) * C, kv.cross_k.data(), kv.cross_v.data(),
-                      sc.ctx.data() + static_cast<int64_t>(i) * C, nullptr, r.B, 1, r.S, r.Tq, r.S, C, H, r.src_len,
-                      false, 0);
+  // A row at a time, as above; each sequence against its source block.
+  const int64_t block = static_cast<int64_t>(r.S) * C;
+  for (int b = 0; b < r.B; ++b) {
+    const int64_t src = (r.source ? r.source[b] : b) * block, rows = static_cast<int64_t>(b) * r.Tq * C;
+    for (int i = 0; i < r.Tq; ++i)
+      attention_core<T>(sc.q.data() + rows + static_cast<int64_t>(i) * C, kv.cross_k.data() + src,
+                        kv.cross_v.data() + src, sc.ctx.data() + rows + static_cast<int64_t>(i) * C, nullptr, 1, 1,
+                        r.S, r.Tq, r.S, C, H, r.src_len + b, false, 0);
+  }
   linear_forward<T>(sc.ctx.data(), w.wo, w.bo, y, N, C, C);
 }
 

@@ -54,10 +54,15 @@ struct DecoderRows {
   const int32_t* trg_len = nullptr;  // [B] without a cache (may be null)
   int t0 = 0;                        // with a cache
   int branches = 1;                  // with a cache
+  // With a cache: sequence b attends to the source keys and values of block
+  // source[b] (beams of one sentence share theirs; finished sentences leave
+  // without moving them). Null: block b.
+  const int32_t* source = nullptr;
 };
 
 // One layer's keys and values while decoding: self-attention's at rows
-// b*capacity + t, cross-attention's of the source at rows b*S + s.
+// b*capacity + t, cross-attention's of source block i at rows i*S + s (a
+// sequence's block: DecoderRows::source).
 template <class T>
 struct LayerKv {
   int capacity = 0, dim = 0;

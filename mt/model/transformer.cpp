@@ -285,45 +285,46 @@ void Transformer<T>::encode(const T* params, const Batch& batch, std::vector<T>&
 
 template <class T>
 void DecoderCache<T>::select(const std::vector<int>& rows, int length) {
+  const int n = static_cast<int>(rows.size());
   std::vector<int> moved;  // the targets of a copy, and their sources' snapshot below
-  for (int j = 0; j < B; ++j)
+  for (int j = 0; j < n; ++j)
     if (rows[j] != j) moved.push_back(j);
-  if (moved.empty()) return;
   for (LayerKv<T>& kv : layers) {
-    const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
-    const int64_t n = static_cast<int64_t>(length) * C;
+    const int64_t C = kv.dim, row = static_cast<int64_t>(capacity) * C, len = static_cast<int64_t>(length) * C;
     thread_local std::vector<T> snap;  // kept: a beam search selects every step
-    snap.resize(moved.size() * n);
+    snap.resize(moved.size() * len);
     for (std::vector<T>* buf : {&kv.self_k, &kv.self_v}) {
       for (size_t m = 0; m < moved.size(); ++m)
-        std::copy_n(buf->data() + static_cast<int64_t>(rows[moved[m]]) * capacity * C, n, snap.data() + m * n);
-      for (size_t m = 0; m < moved.size(); ++m)
-        std::copy_n(snap.data() + m * n, n, buf->data() + static_cast<int64_t>(moved[m]) * capacity * C);
+        std::copy_n(buf->data() + rows[moved[m]] * row, len, snap.data() + m * len);
+      if (buf->size() < static_cast<size_t>(n * row)) buf->resize(static_cast<size_t>(n * row));
+      for (size_t m = 0; m < moved.size(); ++m) std::copy_n(snap.data() + m * len, len, buf->data() + moved[m] * row);
+      buf->resize(static_cast<size_t>(n * row));
     }
   }
+  std::vector<int32_t> len(n), src(n);
+  for (int j = 0; j < n; ++j) len[j] = src_len[rows[j]], src[j] = source[rows[j]];
+  src_len = std::move(len);
+  source = std::move(src);
+  B = n;
 }
 
 template <class T>
 void DecoderCache<T>::compact(const std::vector<int>& keep, int length) {
   const int n = static_cast<int>(keep.size());
   for (LayerKv<T>& kv : layers) {
-    const int64_t C = static_cast<int64_t>(kv.self_k.size()) / (static_cast<int64_t>(B) * capacity);
-    const int64_t self_row = static_cast<int64_t>(capacity) * C, cross_row = static_cast<int64_t>(S) * C;
+    const int64_t C = kv.dim, self_row = static_cast<int64_t>(capacity) * C;
     // keep[j] >= j: each row moves forward onto a row already moved or dropped.
     for (int j = 0; j < n; ++j) {
       if (keep[j] == j) continue;
       for (std::vector<T>* buf : {&kv.self_k, &kv.self_v})
         std::copy_n(buf->data() + keep[j] * self_row, static_cast<int64_t>(length) * C, buf->data() + j * self_row);
-      for (std::vector<T>* buf : {&kv.cross_k, &kv.cross_v})
-        std::copy_n(buf->data() + keep[j] * cross_row, cross_row, buf->data() + j * cross_row);
     }
     kv.self_k.resize(static_cast<size_t>(n * self_row));
     kv.self_v.resize(kv.self_k.size());
-    kv.cross_k.resize(static_cast<size_t>(n * cross_row));
-    kv.cross_v.resize(kv.cross_k.size());
   }
-  for (int j = 0; j < n; ++j) src_len[j] = src_len[keep[j]];
+  for (int j = 0; j < n; ++j) src_len[j] = src_len[keep[j]], source[j] = source[keep[j]];
   src_len.resize(n);
+  source.resize(n);
   B = n;
 }
 
@@ -341,21 +342,17 @@ void Transformer<T>::start_decoding(const T* params, const Batch& batch, int cap
   cache.S = S;
   cache.capacity = capacity;
   cache.src_len.clear();
-  for (int b = 0; b < B; ++b) cache.src_len.insert(cache.src_len.end(), copies, batch.src_len[b]);
+  cache.source.clear();
+  for (int b = 0; b < B; ++b) {
+    cache.src_len.insert(cache.src_len.end(), copies, batch.src_len[b]);
+    cache.source.insert(cache.source.end(), copies, b);  // a sentence's copies share its source block
+  }
   cache.layers.resize(cfg_.dec_layers);
   const DecoderLayerSettings ls = layer_settings(cfg_, ResidualSettings{cfg_.pre_norm, cfg_.ln_eps, 0.0f});
-  const int64_t rows = static_cast<int64_t>(S) * C;
   for (int l = 0; l < cfg_.dec_layers; ++l) {
     LayerKv<T>& kv = cache.layers[l];
     decoder_layer_start<T>(off_.dec[l].weights(params), ls, impl_->enc.data(), B, S, capacity, kv);
     if (copies == 1) continue;
-    for (std::vector<T>* buf : {&kv.cross_k, &kv.cross_v}) {
-      std::vector<T> one(std::move(*buf));
-      buf->resize(static_cast<size_t>(one.size()) * copies);
-      for (int b = 0; b < B; ++b)
-        for (int j = 0; j < copies; ++j)
-          std::copy_n(one.data() + b * rows, rows, buf->data() + (static_cast<int64_t>(b) * copies + j) * rows);
-    }
     kv.self_k.assign(static_cast<size_t>(cache.B) * capacity * C, T(0));
     kv.self_v.assign(kv.self_k.size(), T(0));
   }
@@ -379,7 +376,7 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
     for (int i = 0; i < Tq; ++i) m.dec_pos[static_cast<size_t>(b) * Tq + i] = branches > 1 && i > 0 ? t0 + 1 + (i - 1) % L : t0 + i;
   m.trg_emb.resize(static_cast<int64_t>(N) * C);
   embed<T>(cfg_, tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
-  DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0, branches};
+  DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0, branches, cache.source.data()};
   decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
   logits.swap(m.logits);  // no copy: the caller's old buffer becomes the next pass's
 }

@@ -99,10 +99,12 @@ template <class T>
 struct DecoderCache {
   int B = 0, S = 0, capacity = 0;
   std::vector<int32_t> src_len;  // [B]
+  std::vector<int32_t> source;   // [B] each sequence's cross-attention block (DecoderRows::source)
   std::vector<LayerKv<T>> layers;
-  // Makes sequence j a copy of sequence rows[j]'s first `length` positions
-  // (beam search). The cross-attention rows are not moved: rows[j] must
-  // translate the same source as j.
+  // Sequences 0..rows.size()-1 become copies of sequences rows[j] (any, in
+  // any order, repeats allowed) with their first `length` positions, source
+  // block and length (beam search: a beam's continuations). Only the
+  // self-attention rows move; the source blocks stay where they are.
   void select(const std::vector<int>& rows, int length);
   // Keeps only the sequences `keep` (ascending), as sequences 0..keep.size()-1
   // with their first `length` positions, cross-attention and source length:

@@ -4,9 +4,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "libcorpus/linalg/gemm_avx512.h"
 #include "mt/tensor/few_rows_avx512.h"
+#include "mt/tensor/packed_weights.h"
 #include "mt/tensor/simd.h"
 #include "mt/tensor/tensor.h"
 
@@ -261,10 +263,15 @@ void linear_forward(const T* x, const T* w, const T* bias, T* y, int m, int n, i
   if (bias) {
     MatMap<T> Y(y, m, n);
     Y.rowwise() = CVecMap<T>(bias, n);
-    gemm_nt<T>(x, w, y, m, n, k, true);
-  } else {
-    gemm_nt<T>(x, w, y, m, n, k, false);
   }
+  if constexpr (std::is_same_v<T, float>) {
+    // Weights packed for a decoding call (packed_weights.h): gemm_avx512_nt's bits for any m.
+    PackedWeights* store = packed_weights_in_use();
+    if (store && gemm_backend() == GemmBackend::kAvx512)
+      if (const float* packed = store->get(w, n, k))
+        return corpus::linalg::gemm_avx512_prepacked_nt(x, packed, y, m, n, k, bias != nullptr);
+  }
+  gemm_nt<T>(x, w, y, m, n, k, bias != nullptr);
 }
 template void linear_forward<float>(const float*, const float*, const float*, float*, int, int, int);
 template void linear_forward<double>(const double*, const double*, const double*, double*, int, int, int);

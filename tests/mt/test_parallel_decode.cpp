@@ -13,6 +13,7 @@
 #include "mt/decode/greedy.h"
 #include "mt/decode/parallel.h"
 #include "mt/model/model_file.h"
+#include "mt/tensor/packed_weights.h"
 #include "support/reverse_model.h"
 
 using namespace mt;
@@ -120,43 +121,55 @@ TEST_CASE("parallel decoding: a block over the few-row kernel's rows, or --draft
 
 TEST_CASE("parallel decoding: a row of a multi-position pass has the bits of a one-position pass") {
   // What makes the parallel modes exact: a guessed block's rows compute what
-  // greedy's steps compute, bit for bit, for every block up to kFewRows.
+  // greedy's steps compute, bit for bit, for every block up to kFewRows;
+  // with the weights streamed (a lone Transformer::decode) and packed for
+  // the call (what every decoding mode runs: packed_weights.h).
   for (bool pre : {false, true}) {
-    Config cfg = Config::from_preset("tiny");
-    cfg.src_vocab = cfg.trg_vocab = 50;
-    cfg.dim = 64, cfg.heads = 4, cfg.ffn_dim = 256, cfg.enc_layers = 1, cfg.dec_layers = 2, cfg.max_len = 40;
-    cfg.pre_norm = pre;
-    Transformer<float> model(cfg);
-    std::vector<float> p(static_cast<size_t>(model.layout().total()));
-    init_params(model.layout(), p.data(), 5);
-    const auto src = mt_test::reverse_task(1, 10).src;
-    Batch batch = make_batch(cfg, {&src[0]}, {});
-    std::vector<int32_t> tokens{cfg.bos_id};
-    for (int i = 0; i < 20; ++i) tokens.push_back(4 + (i * 7) % 40);
-    DecoderCache<float> cache;
-    model.start_decoding(p.data(), batch, 32, cache);
-    std::vector<std::vector<float>> step(tokens.size());
-    for (size_t t = 0; t < tokens.size(); ++t) model.decode(p.data(), cache, &tokens[t], 1, static_cast<int>(t), step[t]);
-    for (int b = 2; b <= kFewRows; ++b) {
-      CAPTURE(b);
-      std::vector<float> block;
+    for (bool packed : {false, true}) {
+      CAPTURE(pre);
+      CAPTURE(packed);
+      Config cfg = Config::from_preset("tiny");
+      cfg.src_vocab = cfg.trg_vocab = 50;
+      cfg.dim = 64, cfg.heads = 4, cfg.ffn_dim = 256, cfg.enc_layers = 1, cfg.dec_layers = 2, cfg.max_len = 40;
+      cfg.pre_norm = pre;
+      Transformer<float> model(cfg);
+      std::vector<float> p(static_cast<size_t>(model.layout().total()));
+      init_params(model.layout(), p.data(), 5);
+      PackedWeights store(p.data(), static_cast<int64_t>(p.size()));
+      const UsePackedWeights use(packed ? &store : nullptr);
+      const auto src = mt_test::reverse_task(1, 10).src;
+      Batch batch = make_batch(cfg, {&src[0]}, {});
+      std::vector<int32_t> tokens{cfg.bos_id};
+      for (int i = 0; i < 20; ++i) tokens.push_back(4 + (i * 7) % 40);
+      DecoderCache<float> cache;
       model.start_decoding(p.data(), batch, 32, cache);
-      for (int t0 = 0; t0 + b <= static_cast<int>(tokens.size()); t0 += b) {
-        model.decode(p.data(), cache, &tokens[t0], b, t0, block);
-        for (int i = 0; i < b; ++i)
-          CHECK(std::equal(step[t0 + i].begin(), step[t0 + i].end(), block.begin() + static_cast<int64_t>(i) * cfg.trg_vocab));
+      std::vector<std::vector<float>> step(tokens.size());
+      for (size_t t = 0; t < tokens.size(); ++t) model.decode(p.data(), cache, &tokens[t], 1, static_cast<int>(t), step[t]);
+      for (int b = 2; b <= kFewRows; ++b) {
+        CAPTURE(b);
+        std::vector<float> block;
+        model.start_decoding(p.data(), batch, 32, cache);
+        for (int t0 = 0; t0 + b <= static_cast<int>(tokens.size()); t0 += b) {
+          model.decode(p.data(), cache, &tokens[t0], b, t0, block);
+          for (int i = 0; i < b; ++i)
+            CHECK(std::equal(step[t0 + i].begin(), step[t0 + i].end(), block.begin() + static_cast<int64_t>(i) * cfg.trg_vocab));
+        }
       }
     }
   }
 }
 
 TEST_CASE("parallel decoding: a tree pass's chains have the bits of one-chain passes, and keep_branch keeps the chosen path") {
+  for (bool packed : {false, true}) {
+  CAPTURE(packed);
   Config cfg = Config::from_preset("tiny");
   cfg.src_vocab = cfg.trg_vocab = 50;
   cfg.dim = 64, cfg.heads = 4, cfg.ffn_dim = 256, cfg.enc_layers = 1, cfg.dec_layers = 2, cfg.max_len = 40;
   Transformer<float> model(cfg);
   std::vector<float> p(static_cast<size_t>(model.layout().total()));
   init_params(model.layout(), p.data(), 6);
+  PackedWeights store(p.data(), static_cast<int64_t>(p.size()));
+  const UsePackedWeights use(packed ? &store : nullptr);
   const auto src = mt_test::reverse_task(1, 11).src;
   Batch batch = make_batch(cfg, {&src[0]}, {});
   const std::vector<int32_t> prefix{cfg.bos_id, 9, 17, 23};  // positions 0..3; row 0 of the tree pass is position 3
@@ -198,6 +211,7 @@ TEST_CASE("parallel decoding: a tree pass's chains have the bits of one-chain pa
   model.decode(p.data(), cache, path.data(), static_cast<int>(path.size()), 0, want);
   CHECK(std::equal(out.begin(), out.end(), want.end() - V));
   CHECK_THROWS_AS(model.decode(p.data(), cache, tree.data(), 9, t0, both, 3), corpus::Error);  // 8 rows in 3 chains
+  }
 }
 
 TEST_CASE("parallel decoding: several candidates give greedy's output and accept more tokens a pass") {

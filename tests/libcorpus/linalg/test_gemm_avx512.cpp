@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "libcorpus/linalg/gemm_avx512.h"
@@ -133,4 +134,34 @@ TEST_CASE("gemm avx512: the bits are those of the documented order, in every sha
         CHECK(differ == 0);
       });
   CHECK(checked == 24);
+}
+
+TEST_CASE("gemm avx512: weights packed once give gemm_avx512_nt's bits for every row count") {
+  // The prepacked product (decoding) must agree bit for bit with the packed
+  // one for 1 to 8 rows (each row-group width has its own tile), partial
+  // 32-column panels, several k blocks, and with and without accumulation:
+  // greedy, beam and the parallel modes compare rows computed at different m.
+  if (!have_avx512()) return;
+  int cases = 0;
+  for (const auto& nk : std::initializer_list<std::pair<int, int>>{{1, 1}, {33, 17}, {128, 256}, {200, 257}, {300, 600}}) {
+    const int n = nk.first, k = nk.second;  // not a structured binding: CAPTURE is a lambda (clang 14)
+    const std::vector<float> b = random_floats(static_cast<size_t>(n) * k, 20 + n);
+    std::vector<float> packed(static_cast<size_t>(prepacked_nt_size(n, k)), -1.0f);
+    prepack_nt(b.data(), n, k, packed.data());
+    for (int m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 17, 40})
+      for (bool acc : {false, true}) {
+        CAPTURE(n);
+        CAPTURE(k);
+        CAPTURE(m);
+        CAPTURE(acc);
+        const std::vector<float> a = random_floats(static_cast<size_t>(m) * k, 30 + m);
+        const std::vector<float> c0 = random_floats(static_cast<size_t>(m) * n, 40 + k);
+        std::vector<float> want = c0, got = c0;
+        gemm_avx512_nt(a.data(), b.data(), want.data(), m, n, k, acc);
+        gemm_avx512_prepacked_nt(a.data(), packed.data(), got.data(), m, n, k, acc);
+        CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+        ++cases;
+      }
+  }
+  CHECK(cases == 120);
 }

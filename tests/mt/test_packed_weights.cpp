@@ -1,0 +1,64 @@
+// Weights packed for a decoding call (mt/tensor/packed_weights.h): only
+// matrices inside the parameter buffer are packed, each once, and a linear
+// layer run with the store gives the bits of the packed product
+// (gemm_avx512_nt) for every row count, bias or not.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "libcorpus/linalg/gemm_avx512.h"
+#include "mt/tensor/packed_weights.h"
+#include "mt/tensor/tensor.h"
+#include "support/random_values.h"
+
+using namespace mt;
+
+TEST_CASE("packed weights: only matrices inside the parameter buffer are packed, each once") {
+  std::vector<float> params = random_floats(1000, 3), other = random_floats(1000, 4);
+  PackedWeights store(params.data(), static_cast<int64_t>(params.size()));
+  CHECK(store.get(other.data(), 10, 10) == nullptr);              // an activation buffer
+  CHECK(store.get(params.data() + 950, 10, 10) == nullptr);       // runs past the end
+  CHECK(store.get(params.data(), 0, 10) == nullptr);
+  const float* first = store.get(params.data() + 100, 20, 30);
+  REQUIRE(first != nullptr);
+  CHECK(store.get(params.data() + 100, 20, 30) == first);
+  CHECK(store.get(params.data() + 100, 30, 20) != first);  // same address, other shape: its own copy
+  CHECK(store.floats() == corpus::linalg::prepacked_nt_size(20, 30) + corpus::linalg::prepacked_nt_size(30, 20));
+  CHECK(packed_weights_in_use() == nullptr);
+  {
+    const UsePackedWeights use(&store);
+    CHECK(packed_weights_in_use() == &store);
+    {
+      const UsePackedWeights none(nullptr);
+      CHECK(packed_weights_in_use() == nullptr);
+    }
+    CHECK(packed_weights_in_use() == &store);
+  }
+  CHECK(packed_weights_in_use() == nullptr);
+}
+
+TEST_CASE("packed weights: a linear layer gives the packed product's bits for 1 to 40 rows") {
+  if (gemm_backend() != GemmBackend::kAvx512) {
+    MESSAGE("the products do not run on AVX-512 here: the store is not used, nothing to check");
+    return;
+  }
+  const int n = 70, k = 300;
+  std::vector<float> params = random_floats(static_cast<size_t>(n) * k + n, 5);
+  const float* w = params.data();
+  const float* bias = params.data() + static_cast<int64_t>(n) * k;
+  PackedWeights store(params.data(), static_cast<int64_t>(params.size()));
+  for (int m : {1, 2, 3, 5, 8, 9, 16, 17, 40})
+    for (bool with_bias : {false, true}) {
+      CAPTURE(m);
+      CAPTURE(with_bias);
+      const std::vector<float> x = random_floats(static_cast<size_t>(m) * k, 6 + m);
+      std::vector<float> want(static_cast<size_t>(m) * n), got(want.size(), -7.0f);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) want[static_cast<size_t>(i) * n + j] = with_bias ? bias[j] : 0.0f;
+      corpus::linalg::gemm_avx512_nt(x.data(), w, want.data(), m, n, k, with_bias);
+      const UsePackedWeights use(&store);
+      linear_forward<float>(x.data(), w, with_bias ? bias : nullptr, got.data(), m, n, k);
+      CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+    }
+}
