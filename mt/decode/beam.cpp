@@ -8,6 +8,7 @@
 #include "libcorpus/core/error.h"
 #include "mt/decode/placeholder_quota.h"
 #include "mt/decode/sorted_batches.h"
+#include "mt/tensor/row_kernels.h"
 
 namespace mt {
 
@@ -49,8 +50,8 @@ void top_tokens(const float* row, int V, int n, std::vector<int32_t>& ids) {
   ids.clear();
   if (n <= 0) return;
   for (int32_t v = 0; v < V; ++v) {
+    if (static_cast<int>(ids.size()) == n && (v = row_first_above(row, v, V, row[ids.back()])) == V) break;
     const float x = row[v];
-    if (static_cast<int>(ids.size()) == n && !(x > row[ids.back()])) continue;
     size_t at = ids.size();
     while (at > 0 && x > row[ids[at - 1]]) --at;
     if (static_cast<int>(ids.size()) == n) ids.pop_back();
@@ -58,13 +59,6 @@ void top_tokens(const float* row, int V, int n, std::vector<int32_t>& ids) {
   }
 }
 
-// log(sum(exp(row))) in double.
-double log_sum_exp(const float* row, int V) {
-  const float mx = *std::max_element(row, row + V);
-  double z = 0;
-  for (int v = 0; v < V; ++v) z += std::exp(static_cast<double>(row[v]) - mx);
-  return mx + std::log(z);
-}
 
 void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, DecoderCache<float>& cache,
                 const std::vector<const std::vector<int32_t>*>& src, const DecodeOptions& opt, const BeamOptions& bo,
@@ -111,7 +105,7 @@ void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, De
         if (opt.quota)
           opt.quota->mask(demand[b], live[b][j].tokens.data(), live[b][j].tokens.size(),
                           static_cast<size_t>(limit[b]), row);
-        const double lse = log_sum_exp(row, V);
+        const double lse = row_log_sum_exp(row, V);
         top_tokens(row, V, w, ids);
         for (int r = 0; r < w; ++r)
           cands.push_back({live[b][j].logprob + (static_cast<double>(row[ids[r]]) - lse), j, r, ids[r]});
@@ -201,7 +195,7 @@ double sequence_logprob(const Config& cfg, const float* params, const std::vecto
   double sum = 0;
   for (size_t t = 0; t < trg.size() + (eos ? 1 : 0); ++t) {
     const float* row = model.logits().data() + t * static_cast<size_t>(V);
-    sum += static_cast<double>(row[b.trg_out[t]]) - log_sum_exp(row, V);
+    sum += static_cast<double>(row[b.trg_out[t]]) - row_log_sum_exp(row, V);
   }
   return sum;
 }

@@ -103,3 +103,48 @@ TEST_CASE("row kernels: the float softmax cross-entropy matches the double one")
   for (size_t i = 0; i < lf.size(); ++i) worst = std::max(worst, std::abs(lf[i] - ld[i]));
   CHECK(worst < 1e-6);
 }
+
+TEST_CASE("row kernels: the double log-sum-exp matches libm's exp summed in long double, at every tail length") {
+  // Beam search's log-probabilities: the result must be exp's to about
+  // double precision, spreads of logits up to 800 (terms that underflow),
+  // -inf logits (masked tokens) leaving the sum alone.
+  double worst = 0;
+  for (int n = 1; n <= 40; ++n)
+    for (float spread : {1.0f, 30.0f, 800.0f}) {
+      std::vector<float> x = row_kernels_values(static_cast<size_t>(n), -spread, 5.0f, static_cast<unsigned>(n * 7 + spread));
+      if (n > 3) x[2] = -std::numeric_limits<float>::infinity();
+      const float mx = *std::max_element(x.begin(), x.end());
+      long double z = 0;
+      for (float v : x) z += std::exp(static_cast<long double>(v) - mx);
+      const double want = static_cast<double>(mx + std::log(z));
+      const double got = row_log_sum_exp(x.data(), n);
+      CAPTURE(n);
+      CAPTURE(spread);
+      REQUIRE(std::isfinite(got));
+      worst = std::max(worst, std::abs(got - want) / std::max(1.0, std::abs(want)));
+    }
+  CHECK(worst < 1e-14);
+  // exp itself, one term against the largest (0): log(1 + exp(d)), whose
+  // rounding of 1 + exp(d) alone leaves about 1.1e-16.
+  double worst_exp = 0;
+  for (double d = -50.0; d <= 0.0; d += 0.0137) {
+    const float x[2] = {0.0f, static_cast<float>(d)};
+    const double got = row_log_sum_exp(x, 2), want = std::log1p(std::exp(static_cast<double>(x[1])));
+    worst_exp = std::max(worst_exp, std::abs(got - want));
+  }
+  CHECK(worst_exp < 4e-16);
+}
+
+TEST_CASE("row kernels: row_first_above finds what a scan finds, from any start, NaN never above") {
+  std::vector<float> x = row_kernels_values(101, -1.0f, 1.0f, 4);
+  x[50] = std::numeric_limits<float>::quiet_NaN();
+  int checked = 0;
+  for (float threshold : {-2.0f, 0.0f, 0.9f, 0.99f, 2.0f})
+    for (int from = 0; from <= 101; from += 3) {
+      int want = from;
+      while (want < 101 && !(x[static_cast<size_t>(want)] > threshold)) ++want;
+      CHECK(row_first_above(x.data(), from, 101, threshold) == want);
+      ++checked;
+    }
+  CHECK(checked == 5 * 34);
+}
