@@ -12,7 +12,9 @@
 # median: baseline and candidate under the same load. With BASELINE_BUILD_DIR
 # (another build folder, e.g. of the commit before a kernel change), its
 # default kernels run in each alternation too (openblas, baseline, default,
-# ...), in a column of their own.
+# ...), in a column of their own. Every alternation also runs the default
+# kernels with the weights packed once (PASS_COST_PACKED=1: what greedy,
+# beam and the parallel modes run), the "packed" column.
 set -euo pipefail
 model=$1
 build=${2:-build/release}
@@ -41,6 +43,7 @@ for ((i = 0; i < alternations; ++i)); do
   PARACORP_GEMM=openblas OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds" | sed 's/^/portable /' | tee -a "$log"
   [ -z "$baseline" ] || OPENBLAS_NUM_THREADS=1 "$base_exe" "$model" "$rounds" | sed 's/^/baseline /' | tee -a "$log"
   OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds" | sed 's/^/default  /' | tee -a "$log"
+  PASS_COST_PACKED=1 OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds" | sed 's/^/packed   /' | tee -a "$log"
 done
 # "KERNEL decoder pass MODE R rows: US us (X)" -> per KERNEL, MODE, R: the median US
 echo "# medians over $alternations runs of $rounds rounds each; x: against the same kernel's 1-row pass; vs portable: time / the portable kernel's${baseline:+; baseline: the default kernels of $baseline}"
@@ -55,6 +58,7 @@ awk '$2 == "decoder" { key = $4 " " $5; v[$1 " " key] = v[$1 " " key] " " $7; ke
     if (base) printf " %14s %7s", "baseline us", "x"
     printf " %14s %7s %10s", "default us", "x", "vs portable"
     if (base) printf " %11s", "vs baseline"
+    printf " %14s %7s %10s", "packed us", "x", "vs default"
     printf "\n"
     split("hot streamed", modes, " "); split("1 2 4 8 16", rows, " ")
     for (mi = 1; mi <= 2; ++mi) for (ri = 1; ri <= 5; ++ri) {
@@ -64,6 +68,8 @@ awk '$2 == "decoder" { key = $4 " " $5; v[$1 " " key] = v[$1 " " key] " " $7; ke
       if (base) { b = med(v["baseline " k]); b1 = med(v["baseline " k1]); printf " %14.1f %6.2fx", b, b / b1 }
       printf " %14.1f %6.2fx %9.2fx", d, d / d1, d / p
       if (base) printf " %10.2fx", d / b
+      q = med(v["packed " k]); q1 = med(v["packed " k1])
+      printf " %14.1f %6.2fx %9.2fx", q, q / q1, q / d
       printf "\n"
     }
   }' base="$baseline" "$log"

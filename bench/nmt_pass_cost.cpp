@@ -9,6 +9,8 @@
 //             whatever of them fits in the caches stays there);
 //   streamed  a 64 MB buffer is written between passes (not timed), so
 //             the weights come from memory, as in a model bigger than L3.
+// With PASS_COST_PACKED in the environment the weights are packed once (what
+// every decoding mode runs), else streamed as stored (the few-row kernel).
 // Each round times every (mode, rows) once, interleaved, so a load that
 // comes and goes on a shared machine falls on all of them; medians of the
 // thread's CPU time (time the machine gives to other processes is not
@@ -25,6 +27,7 @@
 #include "mt/model/model_file.h"
 #include "mt/model/params.h"
 #include "mt/model/transformer.h"
+#include "mt/tensor/packed_weights.h"
 #include "mt/tensor/tensor.h"
 using namespace mt;
 
@@ -75,6 +78,13 @@ int main(int argc, char** argv) {
   }
   std::printf("model %s: d=%d ffn=%d %d+%d layers, target vocabulary %d; 1 thread, thread CPU time, median of %d rounds; products: %s\n",
               what.c_str(), cfg.dim, cfg.ffn_dim, cfg.enc_layers, cfg.dec_layers, cfg.trg_vocab, rounds, gemm_backend_name());
+  // With PASS_COST_PACKED set: the weights packed once, as every decoding
+  // mode runs them (mt/tensor/packed_weights.h); else streamed as they lie
+  // through the few-row kernel (a lone Transformer::decode).
+  ModelOffsets offsets;
+  PackedWeights store(params, make_layout(cfg, offsets).total());
+  const UsePackedWeights use(std::getenv("PASS_COST_PACKED") ? &store : nullptr);
+  std::printf("weights: %s\n", std::getenv("PASS_COST_PACKED") ? "packed once (as decoding runs them)" : "as stored, few-row kernel");
   Transformer<float> m(cfg);
   std::vector<int32_t> src(20, 10);
   Batch b = make_batch(cfg, {&src}, {});

@@ -205,15 +205,26 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
 // over kc: the same fused multiply-add chain per element as tile_8x32, so
 // the same bits, with more panels side by side for few rows (independent
 // accumulators). cols: the columns of these panels that exist (<= P * kNr).
+// With `next`, the P panels there are prefetched line by line as these are
+// read (the weights of a decoding pass come from memory: the next panels
+// arrive while this tile computes).
 template <int R, int P>
 __attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, const float* bp, int64_t panel_stride,
-                                                   int kc, float* c, int64_t ldc, int cols, bool add) {
+                                                   int kc, float* c, int64_t ldc, int cols, bool add,
+                                                   const float* next) {
   __m512 acc[R][2 * P];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
     for (int v = 0; v < 2 * P; ++v) acc[r][v] = _mm512_setzero_ps();
   for (int p = 0; p < kc; ++p) {
+    if (next)
+#pragma GCC unroll 8
+      for (int q = 0; q < P; ++q) {
+        _mm_prefetch(reinterpret_cast<const char*>(next + q * panel_stride + static_cast<int64_t>(p) * kNr), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(next + q * panel_stride + static_cast<int64_t>(p) * kNr + 16),
+                     _MM_HINT_T0);
+      }
     __m512 b[2 * P];
 #pragma GCC unroll 8
     for (int q = 0; q < P; ++q) {
@@ -241,38 +252,53 @@ __attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, c
   }
 }
 
-// One k block of the prepacked product: rows [0, m) of A (from column p0)
-// against every panel of the block, P panels per tile for R-row groups.
-template <int R, int P>
-void prepacked_rows(const float* a, int64_t lda, const float* block, int kc, float* c, int n, bool add) {
-  const int panels = (n + kNr - 1) / kNr;
-  const int64_t stride = static_cast<int64_t>(kc) * kNr;
-  for (int q = 0; q < panels; q += P) {
-    const int cols = std::min(P * kNr, n - q * kNr);
-    if (q + P <= panels)
-      tile_rows<R, P>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, cols, add);
-    else
-      for (int t = q; t < panels; ++t)
-        tile_rows<R, 1>(a, lda, block + t * stride, stride, kc, c + t * kNr, n, std::min(kNr, n - t * kNr), add);
+// One panel (P = 1) for `rows` (1..8) rows.
+void panel_rows(int rows, const float* a, int64_t lda, const float* bp, int64_t stride, int kc, float* c, int64_t ldc,
+                int cols, bool add, const float* next) {
+  switch (rows) {
+    case 1: return tile_rows<1, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 2: return tile_rows<2, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 3: return tile_rows<3, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 4: return tile_rows<4, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 5: return tile_rows<5, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 6: return tile_rows<6, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    case 7: return tile_rows<7, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
+    default: return tile_rows<8, 1>(a, lda, bp, stride, kc, c, ldc, cols, add, next);
   }
 }
 
-// Groups of 8 rows, then the rest; 1-4 rows take 2-4 panels at a time.
+// 1 or 2 rows: P panels at a time (independent accumulators, and P weight
+// streams in flight), the next P prefetched; the panels past the last full
+// group one at a time. (3 and 4 rows ran faster panel by panel, below.)
+template <int R, int P>
+void few_rows_block(const float* a, int64_t lda, const float* block, int kc, float* c, int n, bool add) {
+  const int panels = (n + kNr - 1) / kNr;
+  const int64_t stride = static_cast<int64_t>(kc) * kNr;
+  int q = 0;
+  for (; q + P <= panels; q += P)
+    tile_rows<R, P>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, std::min(P * kNr, n - q * kNr), add,
+                    q + 2 * P <= panels ? block + (q + P) * stride : nullptr);
+  for (; q < panels; ++q)
+    tile_rows<R, 1>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, std::min(kNr, n - q * kNr), add, nullptr);
+}
+
+// One k block of the prepacked product. 1 or 2 rows: few_rows_block. More:
+// panel by panel, each panel's row groups of 8 in turn (the panel, 32 KB at
+// most, is read from memory once and then from L1), the next panel
+// prefetched during the last group.
 void prepacked_block(const float* a, int64_t lda, const float* block, int kc, float* c, int m, int n, bool add) {
-  int i = 0;
-  for (; i + kMr <= m; i += kMr) prepacked_rows<8, 1>(a + i * lda, lda, block, kc, c + static_cast<int64_t>(i) * n, n, add);
-  const float* ar = a + i * lda;
-  float* cr = c + static_cast<int64_t>(i) * n;
-  switch (m - i) {
-    case 0: break;
-    case 1: prepacked_rows<1, 4>(ar, lda, block, kc, cr, n, add); break;
-    case 2: prepacked_rows<2, 4>(ar, lda, block, kc, cr, n, add); break;
-    case 3: prepacked_rows<3, 2>(ar, lda, block, kc, cr, n, add); break;
-    case 4: prepacked_rows<4, 2>(ar, lda, block, kc, cr, n, add); break;
-    case 5: prepacked_rows<5, 1>(ar, lda, block, kc, cr, n, add); break;
-    case 6: prepacked_rows<6, 1>(ar, lda, block, kc, cr, n, add); break;
-    default: prepacked_rows<7, 1>(ar, lda, block, kc, cr, n, add); break;
+  switch (m) {
+    case 1: return few_rows_block<1, 4>(a, lda, block, kc, c, n, add);
+    case 2: return few_rows_block<2, 4>(a, lda, block, kc, c, n, add);
+    default: break;
   }
+  const int panels = (n + kNr - 1) / kNr;
+  const int64_t stride = static_cast<int64_t>(kc) * kNr;
+  for (int q = 0; q < panels; ++q)
+    for (int i = 0; i < m; i += kMr)
+      panel_rows(std::min(kMr, m - i), a + i * lda, lda, block + q * stride, stride, kc,
+                 c + static_cast<int64_t>(i) * n + q * kNr, n, std::min(kNr, n - q * kNr), add,
+                 i + kMr >= m && q + 1 < panels ? block + (q + 1) * stride : nullptr);
 }
 
 }  // namespace
