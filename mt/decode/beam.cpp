@@ -168,7 +168,7 @@ std::vector<std::vector<Hypothesis>> beam_translate(const Config& cfg, const flo
                               "give --n-best at most --beam");
   std::vector<std::vector<Hypothesis>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, params, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, params, opt.packed, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<Hypothesis>*> o;
     for (size_t i : idx) o.push_back(&out[i]);

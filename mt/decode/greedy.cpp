@@ -63,7 +63,7 @@ std::vector<std::vector<int32_t>> greedy_translate(const Config& cfg, const floa
                                                    const DecodeOptions& opt, std::vector<SentenceStats>* stats) {
   std::vector<std::vector<int32_t>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, params, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, params, opt.packed, src, opt.batch_size, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<int32_t>*> o;
     for (size_t i : idx) o.push_back(&out[i]);

@@ -18,6 +18,7 @@
 namespace mt {
 
 class PlaceholderQuota;
+class PackedWeights;
 
 struct DecodeOptions {
   int batch_size = 32;          // sentences decoded together
@@ -25,6 +26,10 @@ struct DecodeOptions {
   // With a model trained with --protect-placeholders: each source placeholder
   // symbol exactly as often in the output (placeholder_quota.h); null: free.
   const PlaceholderQuota* quota = nullptr;
+  // Weights packed once for many calls on the same parameters (a stream
+  // translated chunk by chunk); null: each call packs its own
+  // (packed_weights.h). Only for the params it was made for.
+  PackedWeights* packed = nullptr;
 };
 
 // The most output tokens (EOS included) for a source of src_len tokens

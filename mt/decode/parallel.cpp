@@ -255,7 +255,7 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
                               "use --draft pad or ngram with this model");
   std::vector<std::vector<int32_t>> out(src.size());
   std::vector<SentenceStats> all(src.size());
-  for_sorted_batches(cfg, params, src, 1, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
+  for_sorted_batches(cfg, params, opt.packed, src, 1, [&](DecodeWorkspace& ws, const auto& s, const std::vector<size_t>& idx) {
     const auto t0 = std::chrono::steady_clock::now();
     SentenceStats st;
     DecodeTrace* trace = traces && idx[0] < traces->size() ? &(*traces)[idx[0]] : nullptr;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 
-#include "mt/tensor/packed_weights.h"
 
 namespace mt {
 
@@ -46,8 +46,8 @@ void with_thread_workspace(const Config& cfg, F&& decode) {
 
 }  // namespace
 
-void for_sorted_batches(const Config& cfg, const float* params, const std::vector<std::vector<int32_t>>& src,
-                        int batch_size,
+void for_sorted_batches(const Config& cfg, const float* params, PackedWeights* kept,
+                        const std::vector<std::vector<int32_t>>& src, int batch_size,
                         const std::function<void(DecodeWorkspace& workspace,
                                                  const std::vector<const std::vector<int32_t>*>& sources,
                                                  const std::vector<size_t>& indices)>& decode) {
@@ -57,8 +57,12 @@ void for_sorted_batches(const Config& cfg, const float* params, const std::vecto
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return src[a].size() < src[b].size(); });
   const size_t bs = static_cast<size_t>(std::max(1, batch_size));
   const size_t nbatches = (order.size() + bs - 1) / bs;
-  ModelOffsets off;
-  PackedWeights packed(params, make_layout(cfg, off).total());
+  std::optional<PackedWeights> own;
+  if (!kept) {
+    ModelOffsets off;
+    own.emplace(params, make_layout(cfg, off).total());
+  }
+  PackedWeights* packed = kept ? kept : &*own;
   tbb::parallel_for(size_t{0}, nbatches, [&](size_t i) {
     // Longest batches first, so a workspace's buffers reach their size on
     // its first batches and are not grown (reallocated, zero-filled and
@@ -77,7 +81,7 @@ void for_sorted_batches(const Config& cfg, const float* params, const std::vecto
       }
       idx.push_back(order[j]);
     }
-    const UsePackedWeights use(&packed);
+    const UsePackedWeights use(packed);
     with_thread_workspace(cfg, [&](DecodeWorkspace& ws) { decode(ws, s, idx); });
   });
 }

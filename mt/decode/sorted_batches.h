@@ -17,6 +17,7 @@
 
 #include "mt/model/config.h"
 #include "mt/model/transformer.h"
+#include "mt/tensor/packed_weights.h"
 
 namespace mt {
 
@@ -32,10 +33,11 @@ struct DecodeWorkspace {
 // Calls decode(workspace, sources, indices) once per batch of at most
 // batch_size sentences, possibly concurrently, with the calling thread's
 // workspace; indices[i] is sources[i]'s input index. The model's weight
-// matrices are packed once for the call where the products run on AVX-512
-// (packed_weights.h), shared by its threads and dropped at its end.
-void for_sorted_batches(const Config& cfg, const float* params, const std::vector<std::vector<int32_t>>& src,
-                        int batch_size,
+// matrices run packed where the products run on AVX-512 (packed_weights.h):
+// from `kept` (the caller's, for these params) or, when null, packed for this
+// call, shared by its threads and dropped at its end.
+void for_sorted_batches(const Config& cfg, const float* params, PackedWeights* kept,
+                        const std::vector<std::vector<int32_t>>& src, int batch_size,
                         const std::function<void(DecodeWorkspace& workspace,
                                                  const std::vector<const std::vector<int32_t>*>& sources,
                                                  const std::vector<size_t>& indices)>& decode);

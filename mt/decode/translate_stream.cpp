@@ -13,6 +13,8 @@
 #include "mt/decode/ddg_svg.h"
 #include "mt/decode/placeholder_quota.h"
 #include "mt/model/tokenizers.h"
+#include "mt/model/transformer.h"
+#include "mt/tensor/packed_weights.h"
 
 namespace mt {
 
@@ -142,6 +144,11 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
   std::vector<corpus::Masked> masks;  // with protect: each line of the chunk's
   std::optional<PlaceholderQuota> quota;
   DecodeOptions decode = opt.decode;
+  // The weights packed once for the whole stream, not once per chunk (a
+  // chunk of --batch-size 1 is 64 sentences).
+  ModelOffsets offsets;
+  PackedWeights packed(model.file.params(), make_layout(cfg, offsets).total());
+  if (!decode.packed) decode.packed = &packed;
   if (protect && opt.placeholder_quota) {
     std::vector<int32_t> src_ids, trg_ids;
     for (size_t k = 1; k <= corpus::kMaxPlaceholders; ++k) {

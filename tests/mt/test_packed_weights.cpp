@@ -8,9 +8,15 @@
 #include <vector>
 
 #include "libcorpus/linalg/gemm_avx512.h"
+#include "mt/decode/beam.h"
+#include "mt/decode/greedy.h"
+#include "mt/decode/parallel.h"
+#include "mt/model/model_file.h"
+#include "mt/model/transformer.h"
 #include "mt/tensor/packed_weights.h"
 #include "mt/tensor/tensor.h"
 #include "support/random_values.h"
+#include "support/reverse_model.h"
 
 using namespace mt;
 
@@ -61,4 +67,29 @@ TEST_CASE("packed weights: a linear layer gives the packed product's bits for 1 
       linear_forward<float>(x.data(), w, with_bias ? bias : nullptr, got.data(), m, n, k);
       CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
     }
+}
+
+TEST_CASE("packed weights: a store kept by the caller across calls gives each call's own results") {
+  // translate_stream keeps one store for a whole stream; greedy, beam and
+  // the parallel modes must give what they give with a store of their own.
+  const ModelFile& m = mt_test::reverse_model();
+  const auto src = mt_test::reverse_task(40, 12).src;
+  const Config& cfg = m.config();
+  ModelOffsets off;
+  PackedWeights kept(m.params(), make_layout(cfg, off).total());
+  DecodeOptions own, shared;
+  own.batch_size = shared.batch_size = 8;
+  shared.packed = &kept;
+  const auto greedy = greedy_translate(cfg, m.params(), src, own);
+  for (int call = 0; call < 2; ++call) {
+    CAPTURE(call);
+    CHECK(greedy_translate(cfg, m.params(), src, shared) == greedy);
+    CHECK(parallel_translate(cfg, m.params(), src, shared, ParallelOptions{DecodeMode::kHybrid, 4, DraftSource::kPad}) ==
+          greedy);
+    const auto a = beam_translate(cfg, m.params(), src, own, BeamOptions{});
+    const auto b = beam_translate(cfg, m.params(), src, shared, BeamOptions{});
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) CHECK(a[i][0].tokens == b[i][0].tokens);
+  }
+  if (gemm_backend() == GemmBackend::kAvx512) CHECK(kept.floats() > 0);
 }
