@@ -267,9 +267,9 @@ void panel_rows(int rows, const float* a, int64_t lda, const float* bp, int64_t 
   }
 }
 
-// 1 or 2 rows: P panels at a time (independent accumulators, and P weight
+// One row: P panels at a time (independent accumulators, and P weight
 // streams in flight), the next P prefetched; the panels past the last full
-// group one at a time. (3 and 4 rows ran faster panel by panel, below.)
+// group one at a time. (2, 3 and 4 rows ran faster panel by panel, below.)
 template <int R, int P>
 void few_rows_block(const float* a, int64_t lda, const float* block, int kc, float* c, int n, bool add) {
   const int panels = (n + kNr - 1) / kNr;
@@ -282,16 +282,12 @@ void few_rows_block(const float* a, int64_t lda, const float* block, int kc, flo
     tile_rows<R, 1>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, std::min(kNr, n - q * kNr), add, nullptr);
 }
 
-// One k block of the prepacked product. 1 or 2 rows: few_rows_block. More:
+// One k block of the prepacked product. One row: few_rows_block. More:
 // panel by panel, each panel's row groups of 8 in turn (the panel, 32 KB at
 // most, is read from memory once and then from L1), the next panel
 // prefetched during the last group.
 void prepacked_block(const float* a, int64_t lda, const float* block, int kc, float* c, int m, int n, bool add) {
-  switch (m) {
-    case 1: return few_rows_block<1, 4>(a, lda, block, kc, c, n, add);
-    case 2: return few_rows_block<2, 4>(a, lda, block, kc, c, n, add);
-    default: break;
-  }
+  if (m == 1) return few_rows_block<1, 4>(a, lda, block, kc, c, n, add);
   const int panels = (n + kNr - 1) / kNr;
   const int64_t stride = static_cast<int64_t>(kc) * kNr;
   for (int q = 0; q < panels; ++q)
