@@ -10,6 +10,7 @@
 #include "libcorpus/core/error.h"
 #include "mt/decode/placeholder_quota.h"
 #include "mt/decode/sorted_batches.h"
+#include "mt/tensor/row_kernels.h"
 #include "mt/tensor/tensor.h"
 
 namespace mt {
@@ -182,7 +183,9 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
     o.resize(Tq);
     for (int i = 0; i < Tq; ++i) {
       const float* row = logits.data() + static_cast<size_t>(i) * V;
-      o[i] = static_cast<int32_t>(std::max_element(row, row + V) - row);
+      int arg = 0;  // as greedy picks: the first largest
+      row_max(row, V, &arg);
+      o[i] = arg;
     }
     for (int c = 0; c < K; ++c)
       for (int d = 0; d <= L; ++d) drafter.saw(in[row_of(c, d)], o[row_of(c, d)]);
