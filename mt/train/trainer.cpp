@@ -1,5 +1,6 @@
 #include "mt/train/trainer.h"
 
+#include <fmt/format.h>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 
@@ -173,6 +174,19 @@ double Trainer::step_once(const std::vector<uint32_t>& batch, double lr, double&
   double total = 0;
   for (double s2 : sq) total += s2;
   gnorm = std::sqrt(total);
+  double loss = 0;
+  for (double l : losses) loss += l;
+  loss /= static_cast<double>(tokens);
+  // A step whose loss or gradient is not finite would make every weight NaN
+  // and the rest of the run train nothing (the user finds out an hour
+  // later). Stop before the update: the weights stay those of the step
+  // before, and the model file keeps the best validation's.
+  if (!std::isfinite(gnorm) || !std::isfinite(loss))
+    throw corpus::Error(fmt::format(
+        "training diverged at step {}: the loss is {} and the gradient norm {} (learning rate {:g}); nothing of this "
+        "step was applied, {} holds the best validated model so far and {} the last validation's state",
+        state_.step + 1, loss, gnorm, lr, model_path_, checkpoint_path()),
+        "train again with a lower --lr (or a longer --warmup); resuming from the checkpoint keeps the same rate");
   const bool clip = opt_.clip_norm > 0 && gnorm > opt_.clip_norm;
   const float coef = clip ? static_cast<float>(opt_.clip_norm / (gnorm + 1e-6)) : 1.0f;
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, nblocks, 1), [&](const tbb::blocked_range<int64_t>& r) {
@@ -185,9 +199,7 @@ double Trainer::step_once(const std::vector<uint32_t>& batch, double lr, double&
     }
   });
   state_.target_tokens += tokens;
-  double loss = 0;
-  for (double l : losses) loss += l;
-  return loss / static_cast<double>(tokens);
+  return loss;
 }
 
 nlohmann::ordered_json Trainer::validate(int) {

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -171,4 +172,26 @@ TEST_CASE("train: a checkpoint of another architecture is refused") {
   // A final model is not a checkpoint.
   Trainer c(tiny_config(16), opt, train, valid, vocabs, ids_text, tmp.path("m.safetensors"), {});
   CHECK_THROWS_WITH_AS(c.resume(tmp.path("m.safetensors")), doctest::Contains("not a checkpoint"), corpus::Error);
+}
+
+TEST_CASE("train: a run whose loss stops being finite stops with an error and keeps its last finite weights") {
+  // A learning rate far too high blows the weights up within a few steps;
+  // training on would turn every weight into NaN for the rest of the run.
+  TmpDir tmp;
+  Corpus train = reverse_task(200, 7);
+  ValidSet valid;
+  TrainOptions opt;
+  opt.max_steps = 200;
+  opt.valid_every = 0;
+  opt.warmup = 0;
+  opt.clip_norm = 0;
+  opt.lr = 1e30;
+  Vocabs vocabs;
+  Trainer tr(tiny_config(16), opt, train, valid, vocabs, ids_text, tmp.path("m.safetensors"), {});
+  tr.init_weights();
+  CHECK_THROWS_WITH_AS(tr.run({}), doctest::Contains("training diverged at step"), corpus::Error);
+  CHECK(tr.state().step < 200);
+  int nonfinite = 0;
+  for (float w : tr.params()) nonfinite += std::isfinite(w) ? 0 : 1;
+  CHECK(nonfinite == 0);
 }
