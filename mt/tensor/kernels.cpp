@@ -282,7 +282,7 @@ const char* blas_info() { return openblas_get_config(); }
 
 const char* gemm_backend_name() {
   return gemm_backend() == GemmBackend::kAvx512
-             ? "paracorp AVX-512 kernels (libcorpus/linalg/gemm_avx512, mt/tensor/few_rows_avx512)"
+             ? "paracorp AVX-512 kernels (libcorpus/linalg/gemm_avx512, on weights packed once when decoding; mt/tensor/few_rows_avx512)"
              : "OpenBLAS, few rows by the portable kernel";
 }
 
