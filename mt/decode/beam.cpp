@@ -59,7 +59,6 @@ void top_tokens(const float* row, int V, int n, std::vector<int32_t>& ids) {
   }
 }
 
-
 void beam_batch(const Config& cfg, const float* p, Transformer<float>& model, DecoderCache<float>& cache,
                 const std::vector<const std::vector<int32_t>*>& src, const DecodeOptions& opt, const BeamOptions& bo,
                 std::vector<std::vector<Hypothesis>*>& out, std::vector<SentenceStats>& st) {

@@ -273,3 +273,44 @@ TEST_CASE("decoder cache: compacting to some sequences leaves their next logits 
     for (int r = 0; r < B; ++r) tok[r] = random_tokens(g, 1, V)[0];
   }
 }
+
+TEST_CASE("decoder cache: selecting any rows, repeated, fewer or more, gives each the next logits of its source row") {
+  // Beam search: a beam's continuations become rows of their own, the rows
+  // of finished sentences and beams leave, and each row keeps attending to
+  // its sentence's source block (DecoderCache::source) wherever it moves.
+  const Config cfg = variant_config({false, true, true, Activation::kRelu});
+  Transformer<float> m(cfg);
+  const std::vector<float> p = random_params(m, 9);
+  std::mt19937 g(6);
+  std::vector<std::vector<int32_t>> src;
+  for (int n : {4, 2, 6}) src.push_back(random_tokens(g, n, cfg.src_vocab));
+  std::vector<const std::vector<int32_t>*> ptrs;
+  for (const auto& s : src) ptrs.push_back(&s);
+  const Batch b = make_batch(cfg, ptrs, {});
+  const int B = 3, V = cfg.trg_vocab;
+  const std::vector<int32_t> bos(B, cfg.bos_id), step1{5, 6, 7}, step2{8, 9, 10};
+  DecoderCache<float> whole;
+  std::vector<float> lw, ls;
+  m.start_decoding(p.data(), b, 12, whole);
+  m.decode(p.data(), whole, bos.data(), 1, 0, lw);
+  m.decode(p.data(), whole, step1.data(), 1, 1, lw);
+  m.decode(p.data(), whole, step2.data(), 1, 2, lw);
+  for (const std::vector<int>& rows : {std::vector<int>{2, 0, 0, 1, 2, 2}, std::vector<int>{1}, std::vector<int>{2, 1}}) {
+    CAPTURE(rows.size());
+    DecoderCache<float> sel;
+    m.start_decoding(p.data(), b, 12, sel);
+    m.decode(p.data(), sel, bos.data(), 1, 0, ls);
+    m.decode(p.data(), sel, step1.data(), 1, 1, ls);
+    sel.select(rows, 2);
+    REQUIRE(sel.B == static_cast<int>(rows.size()));
+    std::vector<int32_t> next(rows.size());
+    for (size_t j = 0; j < rows.size(); ++j) next[j] = step2[static_cast<size_t>(rows[j])];
+    m.decode(p.data(), sel, next.data(), 1, 2, ls);
+    for (size_t j = 0; j < rows.size(); ++j) {
+      CAPTURE(j);
+      CHECK(sel.src_len[j] == b.src_len[static_cast<size_t>(rows[j])]);
+      CHECK(std::equal(ls.begin() + static_cast<long>(j) * V, ls.begin() + static_cast<long>(j + 1) * V,
+                       lw.begin() + static_cast<long>(rows[j]) * V));
+    }
+  }
+}
