@@ -21,7 +21,11 @@
 # INDEXES (default "Flat"; e.g. "Flat IVF64,Flat HNSW32"), ENCODER (an encoder
 # file to use instead of training pc-embed's default, "%L" standing for the
 # language: e.g. WORK/combined-%L.st, trained on WORK/split/en-LANG.train.tsv
-# only), NAME (the config column's prefix for that encoder).
+# only), NAME (the config column's prefix for that encoder), MINE_OPTS (more
+# pc-mine options), SPLIT_EXTRA_TRAIN (make-package-split.sh's: a folder of
+# scripts/fetch-extra-catalogues.sh, whose packages add train pairs only; the
+# test and valid pairs are the same with and without it; the sets lose the
+# few distractors whose translation only those pairs know).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/release/tools}

@@ -87,8 +87,8 @@ for rep in $(seq "$REPS"); do
           for ix in $indexes; do
             opt=()
             [ "$ix" = default ] || opt=(--index "$ix")
-            # --length-weight 0: LASER's margins, as the reference computes them.
-            timed $j $tool $ix $rep env "${envs[@]}" "$BIN/pc-mine" mine -q -j$j "${opt[@]}" --length-weight 0 --src "$W/x.txt" \
+            # --length-weight 0 --number-weight 0: LASER's margins, as the reference computes them.
+            timed $j $tool $ix $rep env "${envs[@]}" "$BIN/pc-mine" mine -q -j$j "${opt[@]}" --length-weight 0 --number-weight 0 --src "$W/x.txt" \
               --trg "$W/y.txt" --src-npy "$W/x.npy" --trg-npy "$W/y.npy" -o "$W/out"
           done ;;
       esac

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "filter/text_stats.h"
+#include "libcorpus/core/digit_runs.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
@@ -319,8 +320,8 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
     case RuleKind::kUrl: return is_url_or_email(s) || is_url_or_email(t);
     case RuleKind::kNumbers: {
       std::vector<std::string_view> ns, nt;
-      number_tokens(s, ns);
-      number_tokens(t, nt);
+      corpus::digit_runs(s, ns);
+      corpus::digit_runs(t, nt);
       // Translations spell numbers out ("ten digits" / "10 chiffres"): only
       // digits on both sides are compared.
       return !ns.empty() && !nt.empty() && ns != nt;

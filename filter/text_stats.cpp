@@ -161,21 +161,6 @@ void letters_key(std::string_view s, std::string& out) {
   }
 }
 
-void number_tokens(std::string_view s, std::vector<std::string_view>& out) {
-  out.clear();
-  size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] >= '0' && s[i] <= '9') {
-      size_t b = i;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-      out.push_back(s.substr(b, i - b));
-    } else {
-      ++i;
-    }
-  }
-  std::sort(out.begin(), out.end());
-}
-
 void placeholders(std::string_view s, std::vector<std::string>& out) {
   out.clear();
   for (const corpus::PlaceholderSpan& sp : corpus::find_placeholders(s)) {

@@ -35,9 +35,6 @@ void append_utf8(int32_t c, std::string& out);
 // and of the source-equals-target rule. Appends to `out`.
 void letters_key(std::string_view s, std::string& out);
 
-// The digit runs of `s` ("v1.2, 30%" -> 1 2 30), sorted.
-void number_tokens(std::string_view s, std::vector<std::string_view>& out);
-
 // Markup placeholders, sorted: those of libcorpus/core/placeholders.h (the
 // ones pc-nmt protects), %% and character references left out, positional printf formats as plain
 // ones (%1$d as %d) and tags by their name (<a href="x"> as <a>).

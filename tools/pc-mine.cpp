@@ -28,7 +28,7 @@ struct Opts {
   std::optional<double> threshold;
   std::vector<std::string> fwd, bwd;
   int k = 4, shards = 1, candidates = 16;
-  double ibm1_weight = 0.3, length_weight = 0.5;
+  double ibm1_weight = 0.3, length_weight = 0.5, number_weight = 0.5;
   std::optional<int> shard;
   IndexOptions index;
 };
@@ -59,7 +59,7 @@ void run(cli::Context& ctx, Opts& o) {
   const std::string cmd = ctx.command();
   const auto& c = ctx.common();
   MineOptions m{static_cast<uint32_t>(o.k), {parse_margin(o.margin), parse_retrieval(o.retrieval), o.threshold},
-                o.index, nullptr, o.ibm1_weight, static_cast<uint32_t>(o.candidates), o.length_weight};
+                o.index, nullptr, o.ibm1_weight, static_cast<uint32_t>(o.candidates), o.length_weight, o.number_weight};
   m.index.seed = c.seed;
   m.index.threads = ctx.threads();
   const auto which = o.side == "trg" ? SentenceEncoder::Side::kTarget : SentenceEncoder::Side::kSource;
@@ -143,6 +143,8 @@ void scoring(cli::App& a, Opts& o) {
            "which best pairs: both directions greedily 1-1, both agreeing, each source's, each target's");
   a.option("threshold", "X", &o.threshold, "keep pairs scoring at least X", "all");
   a.option("length-weight", "W", &o.length_weight, "length prior: scores times exp(-W |log length ratio - typical|)")
+      .range(0, 100);
+  a.option("number-weight", "W", &o.number_weight, "number prior: scores times exp(-W) when the digit runs differ")
       .range(0, 100);
   a.group("Re-scoring");
   a.option("ibm1", "MODEL", &o.ibm1, "re-score the candidates with this pc-ibm1 model (both directions)");

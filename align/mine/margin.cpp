@@ -43,14 +43,14 @@ struct Best {
 // Each query's first highest-scoring candidate. `forward`: the queries are
 // the source rows (for the prior's order of arguments).
 std::vector<Best> best_of(const KnnLists& l, const std::vector<double>& own, const std::vector<double>& other,
-                          Margin m, const LengthPrior& prior, bool forward) {
+                          Margin m, const PairPrior& prior, bool forward) {
   std::vector<Best> b(l.queries);
   for (uint64_t q = 0; q < l.queries; ++q) {
     const uint32_t n = l.filled(q);
     for (uint32_t j = 0; j < n; ++j) {
       const int64_t o = l.id(q, j);
       double s = margin(m, l.sim(q, j), (own[q] + other[static_cast<uint64_t>(o)]) / 2);
-      if (prior.weight > 0) {
+      if (prior.active()) {
         const auto u = static_cast<uint64_t>(o);
         s = scaled(s, forward ? prior.factor(q, u) : prior.factor(u, q));
       }
@@ -64,9 +64,14 @@ std::vector<Best> best_of(const KnnLists& l, const std::vector<double>& own, con
 
 double scaled(double score, double factor) { return score >= 0 ? score * factor : score / factor; }
 
-double LengthPrior::factor(uint64_t src, uint64_t trg) const {
-  const double d = std::log(((*trg_len)[trg] + 5.0) / ((*src_len)[src] + 5.0)) - mu;
-  return std::exp(-weight * std::abs(d));
+double PairPrior::factor(uint64_t src, uint64_t trg) const {
+  double f = 1;
+  if (length_weight > 0) {
+    const double d = std::log(((*trg_len)[trg] + 5.0) / ((*src_len)[src] + 5.0)) - mu;
+    f *= std::exp(-length_weight * std::abs(d));
+  }
+  if (number_weight > 0 && (*src_numbers)[src] != (*trg_numbers)[trg]) f *= std::exp(-number_weight);
+  return f;
 }
 
 Margin parse_margin(const std::string& s) {
@@ -86,7 +91,7 @@ Retrieval parse_retrieval(const std::string& s) {
 
 std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
                                     const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same,
-                                    const LengthPrior& prior) {
+                                    const PairPrior& prior) {
   if (fwd.indexed != bwd.queries || bwd.indexed != fwd.queries)
     throw corpus::ConfigError("the two directions' top-k lists are of different sentence sets");
   const auto fm = means(fwd), bm = means(bwd);

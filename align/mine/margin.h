@@ -45,17 +45,28 @@ struct SelectOptions {
 // by it when negative: a factor below 1 always lowers it.
 double scaled(double score, double factor);
 
-// A prior on pair scores by the two sentences' lengths (mine_run.cpp): each
-// candidate's margin score is scaled by exp(-w |log((lt+5)/(ls+5)) - mu|),
-// lt and ls the sentences' lengths in code points and mu the typical log
-// ratio of the pair of languages. Short UI strings that share one word
-// ("Background" / "Transparenter Hintergrund") score as high as translations
-// by their vectors; their lengths tell them apart.
-struct LengthPrior {
-  double weight = 0;  // w; 0: no prior
+// A prior on pair scores by what the two sentences' vectors do not show
+// (mine_run.cpp): each candidate's margin score is scaled by factor(), the
+// product of
+//  - the length part, exp(-length_weight |log((lt+5)/(ls+5)) - mu|), lt and
+//    ls the sentences' lengths in code points and mu the typical log ratio
+//    of the pair of languages. Short UI strings that share one word
+//    ("Background" / "Transparenter Hintergrund") score as high as
+//    translations by their vectors; their lengths tell them apart.
+//  - the number part, exp(-number_weight) when the two sentences' digit runs
+//    differ (libcorpus/core/digit_runs.h: one side has digits the other
+//    lacks, or other ones). Near misses of one catalogue differ in a number
+//    that the vectors barely see ("IPv4" / "IPv6", "POSIX 1003.1-1988" /
+//    "1003.1-2001"); translations keep their digits.
+struct PairPrior {
+  double length_weight = 0;  // 0: no length part
   double mu = 0;
   const std::vector<uint32_t>* src_len = nullptr;  // code points of each row
   const std::vector<uint32_t>* trg_len = nullptr;
+  double number_weight = 0;                           // 0: no number part
+  const std::vector<uint64_t>* src_numbers = nullptr;  // corpus::digit_runs_key of each row
+  const std::vector<uint64_t>* trg_numbers = nullptr;
+  bool active() const { return length_weight > 0 || number_weight > 0; }
   double factor(uint64_t src, uint64_t trg) const;
 };
 
@@ -64,10 +75,10 @@ struct LengthPrior {
 // pair is never kept (nor, under max, does it take its sentences), and is
 // counted (once per pair) in *dropped_same. Output order: max by score (descending, ties in
 // list order), fwd and intersect by source row, bwd by target row.
-// With `prior` (weight above 0), each candidate's score is scaled before the
-// best of each list is taken.
+// With an active `prior`, each candidate's score is scaled before the best of
+// each list is taken.
 std::vector<MinedPair> select_pairs(const KnnLists& fwd, const KnnLists& bwd, const SelectOptions& opt,
                                     const std::function<bool(uint64_t, uint64_t)>& same, uint64_t* dropped_same,
-                                    const LengthPrior& prior = {});
+                                    const PairPrior& prior = {});
 
 }  // namespace align::mine

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "align/mine/flat_both.h"
+#include "libcorpus/core/digit_runs.h"
 #include "libcorpus/core/utf8.h"
 #include "libcorpus/core/error.h"
 
@@ -52,6 +53,13 @@ std::vector<uint32_t> code_points(const Side& s) {
   for (uint64_t i = 0; i < s.rows(); ++i)
     n[i] = static_cast<uint32_t>(corpus::utf8_code_points(s.texts[i]));
   return n;
+}
+
+// Each row's corpus::digit_runs_key.
+std::vector<uint64_t> number_keys(const Side& s) {
+  std::vector<uint64_t> k(s.rows());
+  for (uint64_t i = 0; i < s.rows(); ++i) k[i] = corpus::digit_runs_key(s.texts[i]);
+  return k;
 }
 
 // The median log length ratio of the best quarter (at least one) of `pairs`,
@@ -106,9 +114,25 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
   }
   const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
   std::vector<MinedPair> pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
-  if (opt.length_weight > 0) {
-    const std::vector<uint32_t> sl = code_points(src), tl = code_points(trg);
-    LengthPrior prior{opt.length_weight, typical_log_ratio(pairs, sl, tl), &sl, &tl};
+  if (opt.length_weight > 0 || opt.number_weight > 0) {
+    PairPrior prior;
+    std::vector<uint32_t> sl, tl;
+    if (opt.length_weight > 0) {
+      sl = code_points(src);
+      tl = code_points(trg);
+      prior.length_weight = opt.length_weight;
+      prior.mu = typical_log_ratio(pairs, sl, tl);
+      prior.src_len = &sl;
+      prior.trg_len = &tl;
+    }
+    std::vector<uint64_t> sn, tn;
+    if (opt.number_weight > 0) {
+      sn = number_keys(src);
+      tn = number_keys(trg);
+      prior.number_weight = opt.number_weight;
+      prior.src_numbers = &sn;
+      prior.trg_numbers = &tn;
+    }
     pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same, prior);
   }
   write_pairs(src, trg, pairs, out);

@@ -27,10 +27,12 @@ struct MineOptions {
   const Ibm1Model* ibm1 = nullptr;
   double ibm1_weight = 0.3;
   uint32_t candidates = 16;
-  // The length prior's weight (margin.h LengthPrior; 0: none). Its mu is the
-  // median log length ratio of the best quarter of the pairs selected
-  // without it, so it follows the language pair and needs no setting.
+  // The pair prior's weights (margin.h PairPrior; 0: none). The length
+  // part's mu is the median log length ratio of the best quarter of the
+  // pairs selected without the prior, so it follows the language pair and
+  // needs no setting.
   double length_weight = 0.5;
+  double number_weight = 0.5;
   uint32_t search_k() const { return ibm1 ? std::max(k, candidates) : k; }
 };
 

@@ -15,6 +15,7 @@
 #include "align/mine/margin.h"
 #include "align/mine/mine_run.h"
 #include "align/mine/side.h"
+#include "libcorpus/core/digit_runs.h"
 #include "libcorpus/core/error.h"
 
 // Inside align::mine, so that its Side and mine() win over align::Side when
@@ -84,12 +85,14 @@ TEST_CASE("mine: Flat equals the LASER-style reference for every margin and retr
       MineOptions opt;
       opt.select = {parse_margin(m), parse_retrieval(r), std::nullopt};
       opt.index.factory = "Flat";
-      opt.length_weight = 0;  // LASER has no length prior
+      opt.length_weight = 0;  // LASER has no length or number prior
+      opt.number_weight = 0;
       same_as_reference(run_mine(src, trg, opt), std::string("expected-") + m + "-" + r + ".tsv");
     }
   MineOptions opt;
   opt.select.threshold = 1.1;
   opt.length_weight = 0;
+  opt.number_weight = 0;
   same_as_reference(run_mine(src, trg, opt), "expected-ratio-max-1.1.tsv");
 }
 
@@ -221,7 +224,7 @@ TEST_CASE("mine: the length prior takes the candidate of the typical length rati
   REQUIRE(none.size() == 1);
   CHECK(none[0].trg == 1);
   const std::vector<uint32_t> sl{10}, tl{10, 30};
-  const LengthPrior prior{0.5, 0.0, &sl, &tl};
+  const PairPrior prior{0.5, 0.0, &sl, &tl};
   CHECK(prior.factor(0, 0) == doctest::Approx(1.0));
   CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-0.5 * std::log(35.0 / 15.0))));
   const auto with = select_pairs(fwd, bwd, opt, {}, nullptr, prior);
@@ -229,11 +232,55 @@ TEST_CASE("mine: the length prior takes the candidate of the typical length rati
   CHECK(with[0].trg == 0);
   CHECK(with[0].score == doctest::Approx(none[0].score));  // factor 1 for the typical ratio
   // mu moves the typical ratio: with mu = log(35/15) target 1 is the typical one.
-  const LengthPrior longer{0.5, std::log(35.0 / 15.0), &sl, &tl};
+  const PairPrior longer{0.5, std::log(35.0 / 15.0), &sl, &tl};
   CHECK(select_pairs(fwd, bwd, opt, {}, nullptr, longer)[0].trg == 1);
   // A negative score goes down too.
   CHECK(scaled(-1.0, 0.5) == -2.0);
   CHECK(scaled(1.0, 0.5) == 0.5);
+}
+
+TEST_CASE("mine: the number prior lowers candidates whose digit runs differ, and only those") {
+  // Source 0 ("IPv4 multicast") has two candidates of equal cosine: target 0
+  // ("IPv6 Multicast") first, target 1 ("IPv4 Multicast") second.
+  KnnLists fwd{1, 2, 2, {0, 1}, {0.8f, 0.8f}}, bwd{2, 1, 1, {0, 0}, {0.8f, 0.8f}};
+  SelectOptions opt;
+  opt.retrieval = Retrieval::kFwd;
+  const auto none = select_pairs(fwd, bwd, opt, {}, nullptr);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].trg == 0);
+  const std::vector<uint64_t> sn{corpus::digit_runs_key("IPv4 multicast")},
+      tn{corpus::digit_runs_key("IPv6 Multicast"), corpus::digit_runs_key("IPv4 Multicast")};
+  PairPrior prior;
+  prior.number_weight = 0.3;
+  prior.src_numbers = &sn;
+  prior.trg_numbers = &tn;
+  CHECK(prior.active());
+  CHECK(prior.factor(0, 0) == doctest::Approx(std::exp(-0.3)));
+  CHECK(prior.factor(0, 1) == 1.0);
+  const auto with = select_pairs(fwd, bwd, opt, {}, nullptr, prior);
+  REQUIRE(with.size() == 1);
+  CHECK(with[0].trg == 1);
+  CHECK(with[0].score == doctest::Approx(none[0].score));
+  // With both parts the factors multiply.
+  const std::vector<uint32_t> sl{10}, tl{10, 30};
+  prior.length_weight = 0.5;
+  prior.src_len = &sl;
+  prior.trg_len = &tl;
+  CHECK(prior.factor(0, 0) == doctest::Approx(std::exp(-0.3)));
+  CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-0.5 * std::log(35.0 / 15.0))));
+}
+
+TEST_CASE("digit runs: sorted runs of ASCII digits, and a key that is 0 only without digits") {
+  std::vector<std::string_view> runs;
+  corpus::digit_runs("v1.2, 30% of 007", runs);
+  CHECK(runs == std::vector<std::string_view>{"007", "1", "2", "30"});
+  CHECK(corpus::digit_runs_key("no digits here") == 0);
+  CHECK(corpus::digit_runs_key("") == 0);
+  CHECK(corpus::digit_runs_key("١٢٣ Arabic-Indic digits are not ASCII") == 0);
+  CHECK(corpus::digit_runs_key("page 2 of 10") == corpus::digit_runs_key("10 Seiten, Seite 2"));
+  CHECK(corpus::digit_runs_key("page 2 of 10") != corpus::digit_runs_key("page 2 of 1"));
+  CHECK(corpus::digit_runs_key("12") != corpus::digit_runs_key("1 2"));
+  CHECK(corpus::digit_runs_key("1") != 0);
 }
 
 }  // namespace align::mine
