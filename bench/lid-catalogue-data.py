@@ -15,7 +15,11 @@ every catalogue's msgids give and whose words turn up in every language,
 60000 with --per-lang-en; chosen by SHA-256 of the line). Translations that
 keep half of their words from the English source are left out; so are
 languages with fewer than M strings (default 1000). Lines are ordered by
-SHA-256 (a deterministic shuffle). Standard library only."""
+SHA-256 (a deterministic shuffle). With SPLIT_EXTRA_TRAIN set (a folder of
+scripts/fetch-extra-catalogues.sh, as make-package-split.sh takes it), the
+catalogues of those packages that are not installed are read too, except
+any whose domain (the .mo file's name) a held-out package ships. Standard
+library only."""
 import argparse
 import glob
 import hashlib
@@ -27,6 +31,33 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from gettext_catalogues import owning_packages, read_mo, normalise, strip_accel, bad_chars, has_letter  # noqa: E402
 
 LOCALEDIR = os.environ.get("SPLIT_LOCALEDIR", "/usr/share/locale")
+EXTRA = os.environ.get("SPLIT_EXTRA_TRAIN", "")
+
+
+def lang_of(locale):
+    return locale.split("_")[0].split("@")[0].split(".")[0].lower()
+
+
+def extra_catalogues(installed, held_pkgs, held_domains):
+    """(lang, package, .mo path) of the SPLIT_EXTRA_TRAIN packages."""
+    out = []
+    if not EXTRA:
+        return out
+    for pkg in sorted(os.listdir(EXTRA)):
+        root = os.path.join(EXTRA, pkg)
+        if pkg.startswith(".") or pkg.endswith(".tmp") or not os.path.isdir(root):
+            continue
+        if pkg in installed or pkg in held_pkgs:
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            if os.path.basename(dirpath) != "LC_MESSAGES":
+                continue
+            lang = lang_of(os.path.basename(os.path.dirname(dirpath)))
+            for f in sorted(filenames):
+                if f.endswith(".mo") and f not in held_domains:
+                    out.append((lang, pkg, os.path.join(dirpath, f)))
+    return out
 
 
 def sha(s):
@@ -71,28 +102,35 @@ def main():
         sys.exit("lid-catalogue-data: no manifests in " + a.split_dir)
 
     texts = {}  # lang -> set of strings
+    catalogues, installed, held_domains = [], set(), set()
     for d in sorted(glob.glob(os.path.join(LOCALEDIR, "*", "LC_MESSAGES"))):
-        locale = os.path.basename(os.path.dirname(d))
-        lang = locale.split("_")[0].split("@")[0].split(".")[0].lower()
+        lang = lang_of(os.path.basename(os.path.dirname(d)))
         mos = sorted(glob.glob(os.path.join(d, "*.mo")))
         if not mos:
             continue
         owner = owning_packages(mos)
         for mo in mos:
             pkg = owner.get(mo)
-            if pkg is None or pkg in held_pkgs:
+            if pkg is not None:
+                installed.add(pkg)
+                if pkg in held_pkgs:
+                    held_domains.add(os.path.basename(mo))
+            catalogues.append((lang, pkg, mo))
+    catalogues += extra_catalogues(installed, held_pkgs, held_domains)
+    for lang, pkg, mo in catalogues:
+        if pkg is None or pkg in held_pkgs:
+            continue
+        for _ctxt, msgid, msgstr in read_mo(mo):
+            src = normalise(strip_accel(normalise(msgid)))
+            trg = normalise(strip_accel(normalise(msgstr)))
+            if not src or src in held_src:
                 continue
-            for _ctxt, msgid, msgstr in read_mo(mo):
-                src = normalise(strip_accel(normalise(msgid)))
-                trg = normalise(strip_accel(normalise(msgstr)))
-                if not src or src in held_src:
+            for lab, s in (("en", src), (lang, trg)):
+                if lab != "en" and mostly_english(s, src):
+                    continue  # (partly) untranslated: English, not this language
+                if len(s) < 2 or len(s) > 300 or bad_chars(s) or not has_letter(s):
                     continue
-                for lab, s in (("en", src), (lang, trg)):
-                    if lab != "en" and mostly_english(s, src):
-                        continue  # (partly) untranslated: English, not this language
-                    if len(s) < 2 or len(s) > 300 or bad_chars(s) or not has_letter(s):
-                        continue
-                    texts.setdefault(lab, set()).add(s)
+                texts.setdefault(lab, set()).add(s)
     lines = []
     kept = []
     for lab in sorted(texts):

@@ -12,7 +12,8 @@
 # every pair (max retrieval, ratio margin, no threshold); pc-eval mining gives
 # the best F1 over thresholds, and F1 at the threshold that is best on dev.
 # One TSV row per run on stdout:
-#   lang  config  index  dev_threshold  test_f1_at_dev_threshold  test_best_f1  test_best_threshold  mine_s
+#   lang  config  index  dev_threshold  test_f1_at_dev_threshold  test_best_f1  test_best_threshold  mine_s  dev_best_f1
+# (dev_best_f1 is what a setting is chosen by: the test columns are only read.)
 #
 #   bench/mine-bucc.sh [BIN [WORK]]
 #     BIN   folder of the built tools  (default: build/release/tools)
@@ -41,7 +42,7 @@ mkdir -p "$WORK"
 best() { awk -F'\t' '$1 == "best" { print $8 "\t" $2 }'; }
 at() { awk -F'\t' '$1 != "setting" && $1 != "best" { print $8 }'; }
 
-printf 'lang\tconfig\tindex\tdev_threshold\ttest_f1_at_dev\ttest_best_f1\ttest_best_threshold\tmine_s\n'
+printf 'lang\tconfig\tindex\tdev_threshold\ttest_f1_at_dev\ttest_best_f1\ttest_best_threshold\tmine_s\tdev_best_f1\n'
 for L in $LANGS; do
   W=$WORK/$L
   mkdir -p "$W"
@@ -70,11 +71,11 @@ for L in $LANGS; do
         t1=$(date +%s.%N)
         tail -n +2 "$W/$s.mined.tsv" | awk -F'\t' '{ print $4 "\t" $5 "\t" $3 }' > "$W/$s.cand"
       done
-      read -r _ dev_thr < <("$BIN/pc-eval" mining -q --gold "$W/dev.gold.tsv" "$W/dev.cand" | best)
+      read -r dev_best dev_thr < <("$BIN/pc-eval" mining -q --gold "$W/dev.gold.tsv" "$W/dev.cand" | best)
       read -r test_best test_thr < <("$BIN/pc-eval" mining -q --gold "$W/test.gold.tsv" "$W/test.cand" | best)
       at_dev=$("$BIN/pc-eval" mining -q --gold "$W/test.gold.tsv" --threshold "$dev_thr" "$W/test.cand" | at)
-      printf '%s\t%s\t%s\t%.4f\t%s\t%s\t%.4f\t%.2f\n' "$L" "${NAME:+$NAME+}$cfg" "$ix" "$dev_thr" "$at_dev" "$test_best" "$test_thr" \
-        "$(echo "$t1 - $t0" | bc)"
+      printf '%s\t%s\t%s\t%.4f\t%s\t%s\t%.4f\t%.2f\t%s\n' "$L" "${NAME:+$NAME+}$cfg" "$ix" "$dev_thr" "$at_dev" "$test_best" "$test_thr" \
+        "$(echo "$t1 - $t0" | bc)" "$dev_best"
     done
   done
 done
