@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from gettext_catalogues import owning_packages, read_mo, normalise, strip_accel, bad_chars, has_letter  # noqa: E402
+from gettext_catalogues import extra_catalogues, owning_packages, read_mo, normalise, strip_accel, bad_chars, has_letter  # noqa: E402
 
 LOCALEDIR = os.environ.get("SPLIT_LOCALEDIR", "/usr/share/locale")
 EXTRA = os.environ.get("SPLIT_EXTRA_TRAIN", "")
@@ -36,28 +36,6 @@ EXTRA = os.environ.get("SPLIT_EXTRA_TRAIN", "")
 
 def lang_of(locale):
     return locale.split("_")[0].split("@")[0].split(".")[0].lower()
-
-
-def extra_catalogues(installed, held_pkgs, held_domains):
-    """(lang, package, .mo path) of the SPLIT_EXTRA_TRAIN packages."""
-    out = []
-    if not EXTRA:
-        return out
-    for pkg in sorted(os.listdir(EXTRA)):
-        root = os.path.join(EXTRA, pkg)
-        if pkg.startswith(".") or pkg.endswith(".tmp") or not os.path.isdir(root):
-            continue
-        if pkg in installed or pkg in held_pkgs:
-            continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            if os.path.basename(dirpath) != "LC_MESSAGES":
-                continue
-            lang = lang_of(os.path.basename(os.path.dirname(dirpath)))
-            for f in sorted(filenames):
-                if f.endswith(".mo") and f not in held_domains:
-                    out.append((lang, pkg, os.path.join(dirpath, f)))
-    return out
 
 
 def sha(s):
@@ -116,7 +94,9 @@ def main():
                 if pkg in held_pkgs:
                     held_domains.add(os.path.basename(mo))
             catalogues.append((lang, pkg, mo))
-    catalogues += extra_catalogues(installed, held_pkgs, held_domains)
+    if EXTRA:
+        catalogues += [(lang_of(locale), pkg, mo) for pkg, locale, mo in extra_catalogues(EXTRA)
+                       if pkg not in installed and os.path.basename(mo) not in held_domains]
     for lang, pkg, mo in catalogues:
         if pkg is None or pkg in held_pkgs:
             continue

@@ -34,6 +34,25 @@ def owning_packages(paths):
     return owner
 
 
+def extra_catalogues(extra_dir):
+    """The catalogues of a scripts/fetch-extra-catalogues.sh folder (one
+    sub-folder per package): [(package, locale, .mo path)], packages in sorted
+    order, each package's folders walked in sorted order, locale the name of
+    the folder above LC_MESSAGES."""
+    out = []
+    for pkg in sorted(os.listdir(extra_dir)):
+        root = os.path.join(extra_dir, pkg)
+        if pkg.startswith(".") or pkg.endswith(".tmp") or not os.path.isdir(root):
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            if os.path.basename(dirpath) != "LC_MESSAGES":
+                continue
+            locale = os.path.basename(os.path.dirname(dirpath))
+            out += [(pkg, locale, os.path.join(dirpath, f)) for f in sorted(filenames) if f.endswith(".mo")]
+    return out
+
+
 # --------------------------------------------------------------------------
 # .mo parsing
 # --------------------------------------------------------------------------

@@ -83,7 +83,7 @@ import sys
 import unicodedata
 from collections import OrderedDict
 sys.path.insert(0, os.environ["PARACORP_SCRIPTS"])
-from gettext_catalogues import MIN_LEN, MAX_LEN, owning_packages, read_mo, normalise, strip_accel, bad_chars, has_placeholder, has_letter, why_rejected  # noqa: E402
+from gettext_catalogues import MIN_LEN, MAX_LEN, extra_catalogues, owning_packages, read_mo, normalise, strip_accel, bad_chars, has_placeholder, has_letter, why_rejected  # noqa: E402
 
 LOCALEDIR, TMP = sys.argv[1], sys.argv[2]
 N_TEST, N_VALID, MAX_SHARE = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
@@ -144,23 +144,19 @@ def read_extra(lang, known, pairs, banned_domains):
     extra = OrderedDict()
     if not EXTRA:
         return extra
-    for pkg in sorted(os.listdir(EXTRA)):
-        root = os.path.join(EXTRA, pkg)
-        if pkg.startswith(".") or pkg.endswith(".tmp") or not os.path.isdir(root):
-            continue
+    skipped = set()
+    for pkg, locale, mo in extra_catalogues(EXTRA):
         if pkg in known:
-            log("extra package is installed, skipped:", pkg)
+            if pkg not in skipped:
+                log("extra package is installed, skipped:", pkg)
+                skipped.add(pkg)
             continue
-        mos = []
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            if os.path.basename(dirpath) == "LC_MESSAGES" and os.path.basename(os.path.dirname(dirpath)) == lang:
-                mos += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".mo")]
-        for mo in mos:
-            if os.path.basename(mo) in banned_domains:
-                log("extra catalogue shares a held-out domain, skipped:", mo)
-                continue
-            add_catalogue(extra, mo, pkg)
+        if locale != lang:
+            continue
+        if os.path.basename(mo) in banned_domains:
+            log("extra catalogue shares a held-out domain, skipped:", mo)
+            continue
+        add_catalogue(extra, mo, pkg)
     for p in list(extra):
         if p in pairs:
             del extra[p]
