@@ -6,9 +6,13 @@
 #   wall      median wall time of REPEAT interleaved runs (the process: model
 #             load and tokenising included, the same for every row)
 #   speedup   greedy's wall / this row's wall (same thread count)
-#   decode_ms sum of --stats ms (decoding only)
+#   decode_ms sum of --stats ms (decoding only: model load, tokenising and
+#             building the pool excluded), median of the REPEAT runs
+#   decode_speedup  greedy's decode_ms / this row's (same thread count; at
+#             -j2 a sentence's latency, as sentences overlap)
 #   passes/token, tokens/pass   from --stats (tokens with EOS)
-#   pass_cost this row's decode ms per pass / greedy's: what a B-row pass
+#   pass_cost this row's decode ms per pass / greedy's (the encoder's time
+#             included, spread over fewer passes): what a B-row pass
 #             costs against a one-row pass (-j1 rows only; at -j2 sentences
 #             overlap and the sums are not wall time)
 #   cand      --candidates: chains of guesses verified in one pass (a tree of
@@ -52,7 +56,7 @@ fi
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf 'threads\tmode\tdraft\tblock\tcand\twall_s\tspeedup\tdecode_ms\tpasses_per_token\ttokens_per_pass\tpass_cost\tidentical\n'
+printf 'threads\tmode\tdraft\tblock\tcand\twall_s\tspeedup\tdecode_ms\tdecode_speedup\tpasses_per_token\ttokens_per_pass\tpass_cost\tidentical\n'
 for j in 1 2; do
   for r in $(seq "$repeat"); do
     for c in $configs; do
@@ -69,20 +73,23 @@ for j in 1 2; do
       "$bin" translate -q -j "$j" --batch-size 1 -m "$model" --decode "$mode" --draft "$draft" --block "$block" \
         --candidates "$cand" "${ibm1_opt[@]}" "${pool_opt[@]}" --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"
       echo "$(now) - $t0" | bc -l >> "$tmp/$c.$j.wall"
+      awk -F'\t' 'NR > 1 { ms += $5 } END { print ms }' "$tmp/$c.$j.stats" >> "$tmp/$c.$j.ms"
     done
   done
   g_wall=$(median < "$tmp/greedy:pad:1:1.$j.wall")
   g_ms_per_pass=$(awk -F'\t' 'NR > 1 { ms += $5; p += $2 } END { print ms / p }' "$tmp/greedy:pad:1:1.$j.stats")
+  g_ms=$(median < "$tmp/greedy:pad:1:1.$j.ms")
   for c in $configs; do
     IFS=: read -r mode draft block cand <<<"$c"
     cmp -s "$tmp/$c.$j.out" "$tmp/greedy:pad:1:1.$j.out" && same=yes || { echo "$c -j$j: output differs from greedy" >&2; exit 1; }
     wall=$(median < "$tmp/$c.$j.wall")
+    ms=$(median < "$tmp/$c.$j.ms")
     awk -F'\t' -v j="$j" -v mode="$mode" -v draft="$draft" -v block="$block" -v cand="$cand" -v wall="$wall" -v gw="$g_wall" \
-      -v gmp="$g_ms_per_pass" -v same="$same" '
+      -v gmp="$g_ms_per_pass" -v gms="$g_ms" -v med_ms="$ms" -v same="$same" '
       NR > 1 { ms += $5; p += $2; t += $3 }
       END {
-        cost = (j == 1) ? sprintf("%.3f", (ms / p) / gmp) : "-"
-        printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.3f\t%s\t%s\n", j, mode, draft, block, cand, wall, gw / wall, ms, p / t, t / p, cost, same
+        cost = (j == 1) ? sprintf("%.3f", (med_ms / p) / gmp) : "-"
+        printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.3f\t%.3f\t%s\t%s\n", j, mode, draft, block, cand, wall, gw / wall, med_ms, gms / med_ms, p / t, t / p, cost, same
       }' "$tmp/$c.$j.stats"
   done
 done

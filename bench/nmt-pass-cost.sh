@@ -12,9 +12,12 @@
 # median: baseline and candidate under the same load. With BASELINE_BUILD_DIR
 # (another build folder, e.g. of the commit before a kernel change), its
 # default kernels run in each alternation too (openblas, baseline, default,
-# ...), in a column of their own. Every alternation also runs the default
+# ...), in a column of their own. BASELINE_SRC=DIR: that build's source
+# tree (git worktree add DIR COMMIT), whose headers its bench is compiled
+# with (needed when the change touches a header the bench includes). Every alternation also runs the default
 # kernels with the weights packed once (PASS_COST_PACKED=1: what greedy,
-# beam and the parallel modes run), the "packed" column.
+# beam and the parallel modes run), the "packed" column, and with a baseline
+# its packed pass too ("base packed"; "vs base": packed time over it).
 set -euo pipefail
 model=$1
 build=${2:-build/release}
@@ -26,15 +29,17 @@ exe=$(mktemp "${TMPDIR:-/tmp}/pc-pass-cost.XXXXXX")
 base_exe=$(mktemp "${TMPDIR:-/tmp}/pc-pass-cost-base.XXXXXX")
 log=$(mktemp "${TMPDIR:-/tmp}/pc-pass-cost-log.XXXXXX")
 trap 'rm -f "$exe" "$base_exe" "$log"' EXIT
-# link bench/nmt_pass_cost.cpp against the libraries of build folder $1 into $2
+# link bench/nmt_pass_cost.cpp against the libraries of build folder $1 into
+# $2, with the headers of source tree $3 (default: this one)
 link_against() {
-  (cd "$1" && c++ -O2 -std=c++20 -DEIGEN_DONT_PARALLELIZE -I"$root" -isystem /usr/include/eigen3 "$root/bench/nmt_pass_cost.cpp" -o "$2" \
+  local src=${3:-$root}
+  (cd "$1" && c++ -O2 -std=c++20 -DEIGEN_DONT_PARALLELIZE -I"$src" -isystem /usr/include/eigen3 "$src/bench/nmt_pass_cost.cpp" -o "$2" \
     mt/libmt.a align/libalign.a libcorpus/eval/libcorpus_eval.a libcorpus/linalg/libcorpus_linalg.a libcorpus/core/libcorpus_core.a -lfmt -ltbb -lgomp \
     -lboost_program_options -lexpat -lz -lzstd -llzma -lbz2 -licui18n -licuuc -licudata -lxxhash \
     /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so -lsentencepiece -lsentencepiece_train -lpthread)
 }
 link_against "$build" "$exe"
-[ -z "$baseline" ] || link_against "$baseline" "$base_exe"
+[ -z "$baseline" ] || link_against "$baseline" "$base_exe" "${BASELINE_SRC:-}"
 if [ -z "$alternations" ]; then
   OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds"
   exit 0
@@ -44,6 +49,7 @@ for ((i = 0; i < alternations; ++i)); do
   [ -z "$baseline" ] || OPENBLAS_NUM_THREADS=1 "$base_exe" "$model" "$rounds" | sed 's/^/baseline /' | tee -a "$log"
   OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds" | sed 's/^/default  /' | tee -a "$log"
   PASS_COST_PACKED=1 OPENBLAS_NUM_THREADS=1 "$exe" "$model" "$rounds" | sed 's/^/packed   /' | tee -a "$log"
+  [ -z "$baseline" ] || PASS_COST_PACKED=1 OPENBLAS_NUM_THREADS=1 "$base_exe" "$model" "$rounds" | sed 's/^/bpacked  /' | tee -a "$log"
 done
 # "KERNEL decoder pass MODE R rows: US us (X)" -> per KERNEL, MODE, R: the median US
 echo "# medians over $alternations runs of $rounds rounds each; x: against the same kernel's 1-row pass; vs portable: time / the portable kernel's${baseline:+; baseline: the default kernels of $baseline}"
@@ -59,6 +65,7 @@ awk '$2 == "decoder" { key = $4 " " $5; v[$1 " " key] = v[$1 " " key] " " $7; ke
     printf " %14s %7s %10s", "default us", "x", "vs portable"
     if (base) printf " %11s", "vs baseline"
     printf " %14s %7s %10s", "packed us", "x", "vs default"
+    if (base) printf " %15s %7s %11s", "base packed us", "x", "vs base"
     printf "\n"
     split("hot streamed", modes, " "); split("1 2 4 8 16", rows, " ")
     for (mi = 1; mi <= 2; ++mi) for (ri = 1; ri <= 5; ++ri) {
@@ -70,6 +77,7 @@ awk '$2 == "decoder" { key = $4 " " $5; v[$1 " " key] = v[$1 " " key] " " $7; ke
       if (base) printf " %10.2fx", d / b
       q = med(v["packed " k]); q1 = med(v["packed " k1])
       printf " %14.1f %6.2fx %9.2fx", q, q / q1, q / d
+      if (base) { bq = med(v["bpacked " k]); bq1 = med(v["bpacked " k1]); printf " %15.1f %6.2fx %10.2fx", bq, bq / bq1, q / bq }
       printf "\n"
     }
   }' base="$baseline" "$log"

@@ -207,11 +207,13 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
 // accumulators). cols: the columns of these panels that exist (<= P * kNr).
 // With `next`, the P panels there are prefetched line by line as these are
 // read (the weights of a decoding pass come from memory: the next panels
-// arrive while this tile computes).
+// arrive while this tile computes). With `live` < R, only the first `live`
+// rows exist: the others repeat row 0 and are not stored (each row's chain
+// is its own, so the live rows' bits are the same).
 template <int R, int P>
 __attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, const float* bp, int64_t panel_stride,
                                                    int kc, float* c, int64_t ldc, int cols, bool add,
-                                                   const float* next) {
+                                                   const float* next, int live = R) {
   __m512 acc[R][2 * P];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
@@ -233,7 +235,7 @@ __attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, c
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const __m512 av = _mm512_set1_ps(a[r * lda + p]);
+      const __m512 av = _mm512_set1_ps(a[(r < live ? r : 0) * lda + p]);
 #pragma GCC unroll 8
       for (int v = 0; v < 2 * P; ++v) acc[r][v] = _mm512_fmadd_ps(av, b[v], acc[r][v]);
     }
@@ -243,7 +245,7 @@ __attribute__((target("avx512f"))) void tile_rows(const float* a, int64_t lda, c
     const int lanes = std::clamp(cols - 16 * v, 0, 16);
     if (lanes == 0) break;
     const __mmask16 mask = lanes == 16 ? __mmask16(0xffff) : static_cast<__mmask16>((1u << lanes) - 1u);
-    for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < live; ++r) {
       float* cr = c + static_cast<int64_t>(r) * ldc + 16 * v;
       __m512 x = acc[r][v];
       if (add) x = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, cr), x);
@@ -282,14 +284,25 @@ void few_rows_block(const float* a, int64_t lda, const float* block, int kc, flo
     tile_rows<R, 1>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, std::min(kNr, n - q * kNr), add, nullptr);
 }
 
-// One k block of the prepacked product. One row: few_rows_block. More:
-// panel by panel, each panel's row groups of 8 in turn (the panel, 32 KB at
-// most, is read from memory once and then from L1), the next panel
-// prefetched during the last group.
+// One k block of the prepacked product. One row: few_rows_block. Two to
+// four: panel by panel, the 4-row tile with the rows past m left unstored,
+// without software prefetch. More: panel by panel, each panel's row groups
+// of 8 in turn (the panel, 32 KB at most, is read from memory once and then
+// from L1), the next panel prefetched during the last group.
+//
+// Why the 4-row tile for 2 and 3 rows, and no prefetch (docs/nmt.md, "Two to
+// four rows"): the 2- and 3-row tiles ran slower than the 4-row one, and on
+// a d=256 decoder's weights the prefetch cost 2-4 rows more than it gave.
 void prepacked_block(const float* a, int64_t lda, const float* block, int kc, float* c, int m, int n, bool add) {
   if (m == 1) return few_rows_block<1, 4>(a, lda, block, kc, c, n, add);
   const int panels = (n + kNr - 1) / kNr;
   const int64_t stride = static_cast<int64_t>(kc) * kNr;
+  if (m <= 4) {
+    for (int q = 0; q < panels; ++q)
+      tile_rows<4, 1>(a, lda, block + q * stride, stride, kc, c + q * kNr, n, std::min(kNr, n - q * kNr), add, nullptr,
+                      m);
+    return;
+  }
   for (int q = 0; q < panels; ++q)
     for (int i = 0; i < m; i += kMr)
       panel_rows(std::min(kMr, m - i), a + i * lda, lda, block + q * stride, stride, kc,

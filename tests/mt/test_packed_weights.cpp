@@ -4,7 +4,9 @@
 // (gemm_avx512_nt) for every row count, bias or not.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "libcorpus/linalg/gemm_avx512.h"
@@ -42,6 +44,27 @@ TEST_CASE("packed weights: only matrices inside the parameter buffer are packed,
     CHECK(packed_weights_in_use() == &store);
   }
   CHECK(packed_weights_in_use() == nullptr);
+}
+
+TEST_CASE("packed weights: copies start at 64-byte boundaries and keep their contents, one larger than a chunk too") {
+  // The copies share chunks of 2 MiB pages (packed_weights.cpp); a matrix
+  // larger than a chunk gets a chunk of its own, and later ones a new chunk.
+  const int big_n = 2100, big_k = 2048;  // 17.2 MB packed: more than the 16 MiB chunk
+  std::vector<float> params = random_floats(static_cast<size_t>(big_n) * big_k + 5000, 8);
+  PackedWeights store(params.data(), static_cast<int64_t>(params.size()));
+  std::vector<std::pair<const float*, std::vector<float>>> copies;
+  for (const auto& nk : std::initializer_list<std::pair<int, int>>{{3, 7}, {33, 17}, {big_n, big_k}, {40, 100}}) {
+    const int n = nk.first, k = nk.second;
+    const float* w = nk.first == big_n ? params.data() : params.data() + static_cast<int64_t>(big_n) * big_k;
+    const float* got = store.get(w, n, k);
+    REQUIRE(got != nullptr);
+    CHECK(reinterpret_cast<uintptr_t>(got) % 64 == 0);
+    std::vector<float> want(static_cast<size_t>(corpus::linalg::prepacked_nt_size(n, k)));
+    corpus::linalg::prepack_nt(w, n, k, want.data());
+    copies.emplace_back(got, std::move(want));
+  }
+  for (const auto& c : copies)  // later copies wrote nothing over earlier ones
+    CHECK(std::memcmp(c.first, c.second.data(), c.second.size() * sizeof(float)) == 0);
 }
 
 TEST_CASE("packed weights: a linear layer gives the packed product's bits for 1 to 40 rows") {
