@@ -71,7 +71,7 @@ std::string Rule::name() const { return info(kind).name; }
 std::string Rule::spec() const {
   const KindName& k = info(kind);
   switch (k.arg) {
-    case KindName::kNone: return k.name;
+    case KindName::kNone: return arg.empty() ? std::string(k.name) : fmt::format("{}={}", k.name, arg);
     case KindName::kRange: return fmt::format("{}={}:{}", k.name, num(a), num(b));
     case KindName::kPair:
       if (c == a && d == b) return fmt::format("{}={}:{}", k.name, num(a), num(b));
@@ -120,7 +120,12 @@ Chain Chain::parse(std::string_view spec) {
     r.kind = k->kind;
     switch (k->arg) {
       case KindName::kNone:
-        if (has_value) bad(item, std::string(k->name) + " takes no value");
+        // lid=short: CLD2's best-effort answer on short sides too (filter/lid.h).
+        if (k->kind == RuleKind::kLid && has_value && !ge && value == "short") {
+          r.arg = value;
+          break;
+        }
+        if (has_value) bad(item, std::string(k->name) + (k->kind == RuleKind::kLid ? " takes no value but short" : " takes no value"));
         break;
       case KindName::kRange: {
         size_t colon = value.find(':');

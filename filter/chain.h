@@ -33,7 +33,7 @@ enum class RuleKind {
   kPlaceholders,  // placeholders      %s / {0} / <b> placeholders differ
   kRepeat,        // repeat=N          a word N times in a row, or a character 3N times
   kCaps,          // caps=F            capitals / letters > F on a side (10+ letters)
-  kLid,           // lid               CLD2 names another language on a side (needs -s/-t)
+  kLid,           // lid[=short]       CLD2 names another language on a side (needs -s/-t); short: its best-effort answer too
   kAlphabet,      // alphabet          a side has letters of its script outside its language's alphabet (needs -s/-t)
   kScript,        // script            a side has letters, none in its language's scripts (needs -s/-t)
   kDebris,        // debris            HTML, navigation, cookie and copyright debris
@@ -52,7 +52,7 @@ struct Rule {
   RuleKind kind = RuleKind::kLen;
   double a = 0, b = 0;  // parameters (len/words: MIN, MAX; wratio: W, C; thresholds and limits: a)
   double c = 0, d = 0;  // wratio: W2, C2 (W, C unless given)
-  std::string arg;      // patterns: the file; dedup: exact or near
+  std::string arg;      // patterns: the file; dedup: exact or near; lid: empty or short
   std::string name() const;  // the reason written for a rejected row: "len", "dedup"...
   std::string spec() const;  // the item as it parses back: "len=1:1000"
   bool stateful() const { return kind == RuleKind::kDedup || kind == RuleKind::kMaxTrg || kind == RuleKind::kMaxSrc; }

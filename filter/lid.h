@@ -19,6 +19,14 @@ class LanguageCheck {
   bool other_language(std::string_view text) const;
   // CLD2's reliable answer for `text` with the hint, "und" when unsure.
   std::string guess(std::string_view text) const;
+  // CLD2's best-effort answer (kCLDFlagBestEffort: an answer for text too
+  // short to be reliable) when it gives at least kBestEffortPercent of the
+  // text to one language and the expected language is none of its three;
+  // "und" otherwise. For the short sides guess() leaves und ("Ung\u00fcltige
+  // DNS-Klasse" on a French side); the constants were chosen on the
+  // package split's valid pairs (docs/clean.md).
+  std::string best_effort(std::string_view text) const;
+  static constexpr int kBestEffortPercent = 90;
   const std::string& language() const { return lang_; }
 
  private:

@@ -354,7 +354,9 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& view, const std::string& other,
                      const TextStats& st, const std::string& code, const std::string& other_code) {
         const bool spaceless = st.spaceless * 2 >= st.letters && st.letters > 0;
-        const std::string g = lc.guess(spaceless ? x : std::string_view(view));
+        const std::string_view judged = spaceless ? x : std::string_view(view);
+        std::string g = lc.guess(judged);
+        if (g == "und" && r.arg == "short") g = lc.best_effort(judged);  // a short side CLD2 cannot call reliable
         if (g != "und" && g != primary_language(lc.language()) &&
             !(st.words < 10 && (g == "en" || g == primary_language(other))))
           return true;

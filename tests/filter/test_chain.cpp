@@ -35,6 +35,16 @@ TEST_CASE("chain: the issue's example parses and prints back the same") {
   CHECK(Chain::parse(c.spec()).spec() == spec);
 }
 
+TEST_CASE("chain: lid=short parses and prints back") {
+  const Chain c = Chain::parse("len=1:200,lid=short,dedup=exact");
+  REQUIRE(c.rules.size() == 3);
+  CHECK(c.rules[1].kind == filter::RuleKind::kLid);
+  CHECK(c.rules[1].arg == "short");
+  CHECK(c.rules[1].name() == "lid");
+  CHECK(c.spec() == "len=1:200,lid=short,dedup=exact");
+  CHECK(Chain::parse("lid").rules[0].arg.empty());
+}
+
 TEST_CASE("chain: the default chain parses and round-trips") {
   Chain c = Chain::parse(filter::kDefaultChain);
   CHECK(c.spec() == filter::kDefaultChain);
@@ -52,7 +62,8 @@ TEST_CASE("chain: bad items are ConfigErrors that name the item") {
   CHECK(error_of("ratio=0.5").find("at least 1") != std::string::npos);
   CHECK(error_of("alpha=2").find("between 0 and 1") != std::string::npos);
   CHECK(error_of("ibm1=0.2").find("ibm1>=") != std::string::npos);
-  CHECK(error_of("lid=fr").find("takes no value") != std::string::npos);
+  CHECK(error_of("lid=fr").find("takes no value but short") != std::string::npos);
+  CHECK(error_of("lid>=short").find("takes no value") != std::string::npos);
   CHECK(error_of("dedup=fuzzy").find("exact or") != std::string::npos);
   CHECK(error_of("repeat=2.5").find("whole number") != std::string::npos);
   CHECK(error_of("len=1:2,,same").find("empty item") != std::string::npos);

@@ -8,6 +8,7 @@
 
 #include "filter/chain.h"
 #include "filter/length_table.h"
+#include "filter/lid.h"
 #include "filter/lid_view.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
@@ -194,6 +195,20 @@ TEST_CASE("rules: language and script need both languages") {
   CHECK_FALSE(rejects("lid", "The file could not be opened because another program is using it", de, "en", "de"));
   // A short French side that CLD2 calls English is no evidence.
   CHECK_FALSE(rejects("lid", "Reverse switch applications", "Basculer entre les applications, \xc3\xa0 l'envers"));
+  // lid=short: on sides too short for a reliable answer, CLD2's best-effort
+  // answer counts when it gives 90% of the text to another language and the
+  // expected one is none of its three (LanguageCheck::best_effort).
+  CHECK_FALSE(rejects("lid", "Invalid DNS class", "Ung\xc3\xbcltige DNS-Klasse"));
+  CHECK(rejects("lid=short", "Invalid DNS class", "Ung\xc3\xbcltige DNS-Klasse"));
+  CHECK(rejects("lid=short", "Too many objects", "Zu viele Objekte"));
+  CHECK_FALSE(rejects("lid=short", "Invalid DNS class", "Ung\xc3\xbcltige DNS-Klasse", "en", "de"));
+  CHECK_FALSE(rejects("lid=short", "Write error", "Erreur d'\xc3\xa9" "criture"));
+  CHECK_FALSE(rejects("lid=short", "Too many objects", "Trop d'objets"));
+  const filter::LanguageCheck fr("fr");
+  CHECK(fr.guess("Ung\xc3\xbcltige DNS-Klasse") == "und");  // what the reliable answer leaves
+  CHECK(fr.best_effort("Ung\xc3\xbcltige DNS-Klasse") == "de");
+  CHECK(fr.best_effort("Erreur d'\xc3\xa9" "criture") == "und");
+  CHECK(fr.best_effort("") == "und");
 }
 
 TEST_CASE("rules: lid judges the words of a language, not names, codes and syntax (lid_view)") {
