@@ -16,37 +16,44 @@ LanguageCheck::LanguageCheck(const std::string& lang) : lang_(primary_language(l
   hint_ = static_cast<int>(CLD2::GetLanguageFromName(lang_.c_str()));
 }
 
-std::string LanguageCheck::guess(std::string_view text) const {
-  if (text.empty()) return "und";
-  CLD2::Language lang3[3];
-  int percent3[3];
+namespace {
+
+struct Answer {
+  CLD2::Language top = CLD2::UNKNOWN_LANGUAGE;
+  CLD2::Language lang3[3] = {};
+  int percent3[3] = {};
+  bool reliable = false;
+  bool known() const { return top != CLD2::UNKNOWN_LANGUAGE && top != CLD2::TG_UNKNOWN_LANGUAGE; }
+};
+
+// CLD2 on `text` with the language hint; `encoding` as the caller has always
+// passed it (guess: 0, best_effort: UNKNOWN_ENCODING, as measured).
+Answer ask(std::string_view text, int hint, int encoding, int flags) {
+  Answer a;
   double norm3[3];
   int text_bytes = 0;
-  bool reliable = false;
-  CLD2::Language top = CLD2::ExtDetectLanguageSummary(text.data(), static_cast<int>(text.size()), true, "", 0,
-                                                      static_cast<CLD2::Language>(hint_), lang3, percent3, norm3,
-                                                      &text_bytes, &reliable);
-  if (!reliable || top == CLD2::UNKNOWN_LANGUAGE || top == CLD2::TG_UNKNOWN_LANGUAGE) return "und";
-  return std::string(primary_language(CLD2::LanguageCode(top)));
+  const CLD2::CLDHints hints = {nullptr, "", encoding, static_cast<CLD2::Language>(hint)};
+  a.top = CLD2::ExtDetectLanguageSummary(text.data(), static_cast<int>(text.size()), true, &hints, flags, a.lang3,
+                                         a.percent3, norm3, nullptr, &text_bytes, &a.reliable);
+  return a;
+}
+
+}  // namespace
+
+std::string LanguageCheck::guess(std::string_view text) const {
+  if (text.empty()) return "und";
+  const Answer a = ask(text, hint_, 0, 0);
+  if (!a.reliable || !a.known()) return "und";
+  return std::string(primary_language(CLD2::LanguageCode(a.top)));
 }
 
 std::string LanguageCheck::best_effort(std::string_view text) const {
   if (text.empty()) return "und";
-  CLD2::Language lang3[3];
-  int percent3[3];
-  double norm3[3];
-  int text_bytes = 0;
-  bool reliable = false;
-  const CLD2::CLDHints hints = {nullptr, "", CLD2::UNKNOWN_ENCODING, static_cast<CLD2::Language>(hint_)};
-  const CLD2::Language top =
-      CLD2::ExtDetectLanguageSummary(text.data(), static_cast<int>(text.size()), true, &hints,
-                                     CLD2::kCLDFlagBestEffort, lang3, percent3, norm3, nullptr, &text_bytes, &reliable);
-  if (top == CLD2::UNKNOWN_LANGUAGE || top == CLD2::TG_UNKNOWN_LANGUAGE || lang3[0] != top ||
-      percent3[0] < kBestEffortPercent)
-    return "und";
-  for (const CLD2::Language l : lang3)
+  const Answer a = ask(text, hint_, CLD2::UNKNOWN_ENCODING, CLD2::kCLDFlagBestEffort);
+  if (!a.known() || a.lang3[0] != a.top || a.percent3[0] < kBestEffortPercent) return "und";
+  for (const CLD2::Language l : a.lang3)
     if (l != CLD2::UNKNOWN_LANGUAGE && primary_language(CLD2::LanguageCode(l)) == lang_) return "und";
-  return std::string(primary_language(CLD2::LanguageCode(top)));
+  return std::string(primary_language(CLD2::LanguageCode(a.top)));
 }
 
 bool LanguageCheck::other_language(std::string_view text) const {
