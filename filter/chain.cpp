@@ -16,7 +16,7 @@ namespace {
 struct KindName {
   RuleKind kind;
   const char* name;
-  enum Arg { kNone, kRange, kPair, kNumber, kCount, kText, kThreshold } arg;
+  enum Arg { kNone, kWord, kRange, kPair, kNumber, kCount, kText, kThreshold } arg;  // kWord: none, or one word (lid=short)
 };
 
 constexpr KindName kKinds[] = {
@@ -28,7 +28,7 @@ constexpr KindName kKinds[] = {
     {RuleKind::kUrl, "url", KindName::kNone},            {RuleKind::kNumbers, "numbers", KindName::kNone},
     {RuleKind::kBrackets, "brackets", KindName::kNone},  {RuleKind::kPlaceholders, "placeholders", KindName::kNone},
     {RuleKind::kRepeat, "repeat", KindName::kCount},     {RuleKind::kCaps, "caps", KindName::kNumber},
-    {RuleKind::kLid, "lid", KindName::kNone},            {RuleKind::kScript, "script", KindName::kNone},
+    {RuleKind::kLid, "lid", KindName::kWord},            {RuleKind::kScript, "script", KindName::kNone},
     {RuleKind::kAlphabet, "alphabet", KindName::kNone},
     {RuleKind::kDebris, "debris", KindName::kNone},      {RuleKind::kPatterns, "patterns", KindName::kText},
     {RuleKind::kIbm1, "ibm1", KindName::kThreshold},     {RuleKind::kCos, "cos", KindName::kThreshold},
@@ -71,7 +71,8 @@ std::string Rule::name() const { return info(kind).name; }
 std::string Rule::spec() const {
   const KindName& k = info(kind);
   switch (k.arg) {
-    case KindName::kNone: return arg.empty() ? std::string(k.name) : fmt::format("{}={}", k.name, arg);
+    case KindName::kNone: return k.name;
+    case KindName::kWord: return arg.empty() ? std::string(k.name) : fmt::format("{}={}", k.name, arg);
     case KindName::kRange: return fmt::format("{}={}:{}", k.name, num(a), num(b));
     case KindName::kPair:
       if (c == a && d == b) return fmt::format("{}={}:{}", k.name, num(a), num(b));
@@ -120,12 +121,11 @@ Chain Chain::parse(std::string_view spec) {
     r.kind = k->kind;
     switch (k->arg) {
       case KindName::kNone:
-        // lid=short: CLD2's best-effort answer on short sides too (filter/lid.h).
-        if (k->kind == RuleKind::kLid && has_value && !ge && value == "short") {
-          r.arg = value;
-          break;
-        }
-        if (has_value) bad(item, std::string(k->name) + (k->kind == RuleKind::kLid ? " takes no value but short" : " takes no value"));
+        if (has_value) bad(item, std::string(k->name) + " takes no value");
+        break;
+      case KindName::kWord:  // lid=short: CLD2's best-effort answer on short sides too (filter/lid.h)
+        if (has_value && (ge || value != "short")) bad(item, std::string(k->name) + " takes no value but short");
+        r.arg = value;
         break;
       case KindName::kRange: {
         size_t colon = value.find(':');
