@@ -11,6 +11,9 @@
 # DIR/en-LANG.train.tsv instead of WORK_DIR/split's: a split of the same
 # installed packages made with SPLIT_EXTRA_TRAIN (more train pairs, the same
 # test and valid pairs). The noise is always made from WORK_DIR/split.
+# NMT_MODELS=DIR adds a translation model's forced-decoding score to the
+# scored run (--nmt DIR/en-LANG.safetensors, pc-nmt train on other
+# packages) and its rows to the report.
 set -euo pipefail
 bin=$1
 work=$2
@@ -30,11 +33,17 @@ for l in $langs; do
   "$bin/pc-ibm1" train -q --lowercase -s en -t "$l" -o "$work/en-$l.ibm1" "$msplit/en-$l.train.tsv"
   "$bin/pc-embed" train -q -s en -t "$l" -o "$work/en-$l.enc" "$msplit/en-$l.train.tsv"
   "$bin/pc-clean" -q -s en -t "$l" "${chain[@]}" --annotate "$work/noise-$l.tsv" >"$work/default-$l.tsv"
+  nmt=()
+  scores="ibm1_score cos_score order_score clean_score clean_score,order_score"
+  if [ -n "${NMT_MODELS:-}" ]; then
+    nmt=(--nmt "$NMT_MODELS/en-$l.safetensors")
+    scores="$scores nmt_score nmt_score,order_score"
+  fi
   "$bin/pc-clean" -q -s en -t "$l" "${chain[@]}" --annotate --ibm1 "$work/en-$l.ibm1" --encoder "$work/en-$l.enc" \
-    --order-lm "$msplit/en-$l.train.tsv" "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
+    --order-lm "$msplit/en-$l.train.tsv" "${nmt[@]}" "$work/noise-$l.tsv" >"$work/scored-$l.tsv"
   echo "== en-$l: default chain"
   python3 "$here/clean-noise.py" report "$work/default-$l.tsv"
-  for s in ibm1_score cos_score order_score clean_score clean_score,order_score; do
+  for s in $scores; do
     echo "== en-$l: default chain + $s threshold (clean kept >= 97%)"
     python3 "$here/clean-noise.py" report "$work/scored-$l.tsv" --score "$s" --min-clean 0.97
   done

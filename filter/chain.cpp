@@ -32,7 +32,7 @@ constexpr KindName kKinds[] = {
     {RuleKind::kAlphabet, "alphabet", KindName::kNone},
     {RuleKind::kDebris, "debris", KindName::kNone},      {RuleKind::kPatterns, "patterns", KindName::kText},
     {RuleKind::kIbm1, "ibm1", KindName::kThreshold},     {RuleKind::kCos, "cos", KindName::kThreshold},
-    {RuleKind::kOrder, "order", KindName::kThreshold},
+    {RuleKind::kOrder, "order", KindName::kThreshold},   {RuleKind::kNmt, "nmt", KindName::kThreshold},
     {RuleKind::kScore, "score", KindName::kThreshold},   {RuleKind::kMultiway, "multiway", KindName::kCount},   {RuleKind::kDedup, "dedup", KindName::kText},
     {RuleKind::kMaxTrg, "maxtrg", KindName::kCount},     {RuleKind::kMaxSrc, "maxsrc", KindName::kCount},
 };

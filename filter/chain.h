@@ -41,6 +41,7 @@ enum class RuleKind {
   kIbm1,          // ibm1>=T           IBM1 q_max score below T (needs --ibm1)
   kCos,           // cos>=T            encoder cosine below T (needs --encoder)
   kOrder,         // order>=T          order score below T (needs --order-lm)
+  kNmt,           // nmt>=T            translation model's per-token probability below T (needs --nmt)
   kScore,         // score>=T          clean_score below T (needs a scorer)
   kMultiway,      // multiway=N        the source is aligned to N or more languages (needs --multiway)
   kDedup,         // dedup=exact|near  a pair seen before

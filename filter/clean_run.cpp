@@ -40,7 +40,7 @@ bool better_variant(double a, double b) { return !std::isnan(a) && (std::isnan(b
 // The output layout: where each added column goes.
 struct Layout {
   std::vector<std::string> names;  // output columns (the reason column included when annotating)
-  int ibm1 = -1, cos = -1, order = -1, clean = -1, multiway = -1, reason = -1;
+  int ibm1 = -1, cos = -1, order = -1, nmt = -1, clean = -1, multiway = -1, reason = -1;
   size_t in_cols = 0;
   bool header = false;  // write a header (input had one, or columns were added)
   int place(const std::string& name, const corpus::TsvColumns& in) {
@@ -80,6 +80,8 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
       throw corpus::ConfigError("rule ibm1 needs an IBM1 model", "give --ibm1 MODEL (from pc-ibm1 train)");
     if (r.kind == RuleKind::kOrder && !scorer.has_order())
       throw corpus::ConfigError("rule order needs the order model", "give --order-lm BITEXT (target-language text)");
+    if (r.kind == RuleKind::kNmt && !scorer.has_nmt())
+      throw corpus::ConfigError("rule nmt needs a translation model", "give --nmt MODEL (from pc-nmt train, source to target)");
     if (r.kind == RuleKind::kCos && !scorer.has_encoder())
       throw corpus::ConfigError("rule cos needs an encoder", "give --encoder MODEL (from pc-embed train)");
     if (r.kind == RuleKind::kMultiway && !opt.multiway)
@@ -113,6 +115,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   if (scorer.has_ibm1()) lay.ibm1 = lay.place("ibm1_score", cols);
   if (scorer.has_encoder()) lay.cos = lay.place("cos_score", cols);
   if (scorer.has_order()) lay.order = lay.place("order_score", cols);
+  if (scorer.has_nmt()) lay.nmt = lay.place("nmt_score", cols);
   if (scorer.has_clean()) lay.clean = lay.place("clean_score", cols);
   if (opt.multiway) lay.multiway = lay.place("multiway_score", cols);
   const size_t main_cols = lay.names.size();
@@ -260,6 +263,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
             if (static_cast<int>(c) == lay.ibm1) v = extra[c] = fmt_score(sc.ibm1);
             if (static_cast<int>(c) == lay.cos) v = extra[c] = fmt_score(sc.cos);
             if (static_cast<int>(c) == lay.order) v = extra[c] = fmt_score(sc.order);
+            if (static_cast<int>(c) == lay.nmt) v = extra[c] = fmt_score(sc.nmt);
             if (static_cast<int>(c) == lay.clean) v = extra[c] = fmt_score(sc.clean);
             if (static_cast<int>(c) == lay.multiway) v = extra[c] = std::to_string(sc.languages);
             if (static_cast<int>(c) == lay.reason) {  // the input's own clean_reason: replaced in the consumer

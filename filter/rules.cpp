@@ -376,6 +376,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
     case RuleKind::kIbm1: return !(sc.ibm1 >= r.a);
     case RuleKind::kCos: return !(sc.cos >= r.a);
     case RuleKind::kOrder: return !(sc.order >= r.a);
+    case RuleKind::kNmt: return !(sc.nmt >= r.a);
     case RuleKind::kScore: return !(sc.clean >= r.a);
     case RuleKind::kMultiway: return sc.languages >= r.a;
     case RuleKind::kDedup: case RuleKind::kMaxTrg: case RuleKind::kMaxSrc: return false;

@@ -20,6 +20,7 @@ struct PairScores {
   double ibm1 = std::numeric_limits<double>::quiet_NaN();
   double cos = std::numeric_limits<double>::quiet_NaN();
   double order = std::numeric_limits<double>::quiet_NaN();  // order_score (filter/order_score.h)
+  double nmt = std::numeric_limits<double>::quiet_NaN();    // nmt_score: a translation model's per-token probability
   double clean = std::numeric_limits<double>::quiet_NaN();
   uint32_t languages = 0;  // the multi-way signal (0: not computed)
 };

@@ -64,6 +64,10 @@ PairScores PairScorer::score(std::string_view src, std::string_view trg) const {
     if (ibm1_) l = link_steps(*ibm1_, x.si, x.ti);
     r.order = order_score(g, order_src_lm_ ? &gs : nullptr, copy_pairs(src, trg), ibm1_ ? &l : nullptr, order_opt_);
   }
+  if (nmt_) {
+    const align::TranslationScorer::Score s = nmt_->score(src, trg);
+    if (s.tokens > 0) r.nmt = std::exp(s.logprob / s.tokens);
+  }
   if (encoder_) {
     const size_t d = encoder_->dim();
     x.vs.resize(d);

@@ -9,6 +9,7 @@
 
 #include "align/encoder.h"
 #include "align/ibm1_model.h"
+#include "align/translation_scorer.h"
 #include "filter/order_score.h"
 #include "filter/rules.h"
 
@@ -26,7 +27,11 @@ class PairScorer {
   void set_order(const OrderLm* trg, const OrderLm* src, const OrderOptions& o = {}) {
     order_lm_ = trg, order_src_lm_ = src, order_opt_ = o;
   }
-  bool active() const { return ibm1_ || encoder_ || order_lm_; }
+  // The forced-decoding score of a source-to-target translation model
+  // (kept as a pointer): nmt_score.
+  void set_nmt(const align::TranslationScorer* m) { nmt_ = m; }
+  bool active() const { return ibm1_ || encoder_ || order_lm_ || nmt_; }
+  bool has_nmt() const { return nmt_; }
   bool has_ibm1() const { return ibm1_; }
   bool has_encoder() const { return encoder_; }
   bool has_order() const { return order_lm_; }
@@ -36,14 +41,17 @@ class PairScorer {
   // explained both ways) over the words the model knows, NaN when a side has
   // none. cos: the encoder's
   // cosine. order: order_score.h. clean: the mean of the IBM1 and cosine
-  // scores in use, the cosine clipped at 0 (the order score is left out:
-  // see docs/clean.md).
+  // scores in use, the cosine clipped at 0 (the order and nmt scores are left
+  // out: see docs/clean.md). nmt: exp of the translation model's mean log
+  // probability per target token (its end of sentence included), NaN when a
+  // side has no tokens.
   PairScores score(std::string_view src, std::string_view trg) const;
 
  private:
   const align::Ibm1Model* ibm1_;
   const align::SentenceEncoder* encoder_;
   double floor_;
+  const align::TranslationScorer* nmt_ = nullptr;
   const OrderLm* order_lm_ = nullptr;
   const OrderLm* order_src_lm_ = nullptr;
   OrderOptions order_opt_;

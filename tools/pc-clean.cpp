@@ -14,6 +14,7 @@
 #include "libcorpus/core/line_cap.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
+#include "mt/decode/forced_score.h"
 #include "mt/encoder/open_encoder.h"
 
 using namespace corpus;
@@ -21,7 +22,7 @@ using namespace corpus;
 namespace {
 
 struct Opts {
-  std::string chain, src_file, trg_file, ibm1, encoder, rejected, lid_model;
+  std::string chain, src_file, trg_file, ibm1, encoder, nmt, rejected, lid_model;
   std::vector<std::string> multiway, order_lm;
   bool annotate = false;
   double floor = 1e-4;
@@ -60,6 +61,9 @@ int main(int argc, char** argv) {
   app.group("Scores");
   app.option("ibm1", "MODEL", &o.ibm1, "pc-ibm1 model: add ibm1_score (q_max, both directions) and clean_score");
   app.option("encoder", "MODEL", &o.encoder, "pc-embed model (train or import): add cos_score (encoder cosine) and clean_score");
+  app.option("nmt", "MODEL", &o.nmt,
+             "pc-nmt model from the source language to the target: add nmt_score (its per-token probability of the "
+             "target by forced decoding)");
   app.option("multiway", "BITEXT", &o.multiway,
              "another language pair's bitext (repeatable): add multiway_score, the languages a source is aligned to");
   app.option("order-lm", "BITEXT", &o.order_lm,
@@ -98,6 +102,12 @@ int main(int argc, char** argv) {
       ctx.note_input(o.encoder);
     }
     filter::PairScorer scorer(ibm1.get(), enc.get(), o.floor);
+    std::unique_ptr<mt::ForcedScorer> nmt;
+    if (!o.nmt.empty()) {
+      nmt = std::make_unique<mt::ForcedScorer>(o.nmt);
+      ctx.note_input(o.nmt);
+      scorer.set_nmt(nmt.get());
+    }
     filter::OrderLm order_trg, order_src;
     if (!o.order_lm.empty()) {
       for (const auto& f : o.order_lm) ctx.note_input(f);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "align/encoder.h"
+#include "align/translation_scorer.h"
 #include "filter/clean_run.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
@@ -40,9 +41,22 @@ class BangEncoder : public align::SentenceEncoder {
   std::string describe() const override { return "bang"; }
 };
 
+// A stand-in translation model: each target token (a byte, and the end of
+// sentence) has probability 1 / (1 + |source bytes - target bytes|).
+class LengthJudge : public align::TranslationScorer {
+ public:
+  Score score(std::string_view s, std::string_view t) const override {
+    if (s.empty() || t.empty()) return {};
+    const double d = std::abs(static_cast<double>(s.size()) - static_cast<double>(t.size()));
+    const int tokens = static_cast<int>(t.size()) + 1;
+    return {-std::log(1 + d) * tokens, tokens};
+  }
+  std::string describe() const override { return "length"; }
+};
+
 Run run(const std::string& input, const std::string& chain, bool annotate = false, bool skip_bad = false,
         size_t threads = 1, size_t batch = 1 << 20, const filter::MultiwayIndex* multiway = nullptr,
-        const align::SentenceEncoder* encoder = nullptr) {
+        const align::SentenceEncoder* encoder = nullptr, const align::TranslationScorer* nmt = nullptr) {
   oneapi::tbb::global_control gc(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   TmpDir d;
   filter::CleanOptions o;
@@ -52,6 +66,7 @@ Run run(const std::string& input, const std::string& chain, bool annotate = fals
   o.batch_bytes = batch;
   o.multiway = multiway;
   filter::PairScorer none(nullptr, encoder);
+  none.set_nmt(nmt);
   auto lines = corpus::open_tsv_lines(std::make_unique<corpus::test::MemorySource>(input));
   Run r;
   {
@@ -192,4 +207,20 @@ TEST_CASE("clean run: the multi-way signal counts the languages a source is alig
   Run r = run("src_text\ttrg_text\nOpen file\tOuvrir\nClose\tFermer\n", "multiway=3", true, false, 1, 1 << 20, &m);
   CHECK(r.out == "src_text\ttrg_text\tmultiway_score\tclean_reason\nOpen file\tOuvrir\t3\tmultiway\nClose\tFermer\t2\tkeep\n");
   CHECK_THROWS_AS(run("a\tb\n", "multiway=2"), corpus::ConfigError);
+}
+
+TEST_CASE("clean run: nmt_score is the translation model's per-token probability, and nmt>=T rejects below it") {
+  const LengthJudge judge;
+  const std::string in = "src_text\ttrg_text\nabcd\tabcd\nabcd\tab\n";
+  Run r = run(in, "nmt>=0.5", true, false, 1, 1 << 20, nullptr, nullptr, &judge);
+  CHECK(r.out == "src_text\ttrg_text\tnmt_score\tclean_reason\nabcd\tabcd\t1.0000\tkeep\nabcd\tab\t0.3333\tnmt\n");
+  CHECK(r.n.kept == 1);
+  // The score alone (no rule) annotates and rejects nothing; clean_score needs IBM1 or an encoder.
+  r = run(in, "len=1:100", false, false, 1, 1 << 20, nullptr, nullptr, &judge);
+  CHECK(r.out == "src_text\ttrg_text\tnmt_score\nabcd\tabcd\t1.0000\nabcd\tab\t0.3333\n");
+  CHECK_THROWS_AS(run("a\tb\n", "nmt>=0.1"), corpus::ConfigError);
+  const filter::Chain c = filter::Chain::parse("len=1:200,nmt>=0.05");
+  CHECK(c.spec() == "len=1:200,nmt>=0.05");
+  CHECK(c.rules.back().name() == "nmt");
+  CHECK_THROWS_AS(filter::Chain::parse("nmt>=x"), corpus::ConfigError);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/tiny_nmt_file.h"
 #include "support/tmpdir.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
@@ -23,43 +24,6 @@
 using namespace mt;
 
 namespace {
-
-const std::string& spm_model() {
-  static const std::string model = [] {
-    std::vector<std::string> sents;
-    const char* words[] = {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "red", "cat"};
-    for (int i = 0; i < 300; ++i) {
-      std::string s;
-      for (int w = 0; w < 6; ++w) s.append(words[(i * 7 + w * 3) % 10]).append(" ");
-      sents.push_back(s);
-    }
-    SpmTrainOptions o;
-    o.vocab_size = 40;
-    return train_spm(sents, o);
-  }();
-  return model;
-}
-
-// A model with random weights and the joint tokenizer above.
-std::string write_model(const TmpDir& d) {
-  Config cfg = Config::from_preset("tiny");
-  cfg.src_vocab = cfg.trg_vocab = Tokenizer(spm_model()).vocab_size();
-  cfg.dim = 8, cfg.heads = 2, cfg.ffn_dim = 12, cfg.enc_layers = 1, cfg.dec_layers = 1, cfg.max_len = 24;
-  ModelOffsets off;
-  const ParamLayout layout = make_layout(cfg, off);
-  std::vector<float> p(static_cast<size_t>(layout.total()));
-  init_params(layout, p.data(), 5);
-  const Vocabs vocabs{spm_model(), "", ""};
-  ModelWrite w;
-  w.config = &cfg;
-  w.layout = &layout;
-  w.params = p.data();
-  w.vocabs = &vocabs;
-  w.metadata["trained_steps"] = "3";
-  const std::string path = d.path("m.safetensors");
-  save_model(path, w);
-  return path;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -91,7 +55,7 @@ const char* kText = "the quick fox\nlazy dog\n\nred cat jumps over the brown dog
 
 TEST_CASE("translate_stream: one line per input line, in input order, whatever the chunks") {
   TmpDir d;
-  const TranslationModel m(write_model(d));
+  const TranslationModel m(mt::test::write_tiny_model(d));
   const std::vector<std::string> in = lines_of(kText);
   // Each line alone, decoded directly.
   std::string want;
@@ -126,7 +90,7 @@ TEST_CASE("translate_stream: one line per input line, in input order, whatever t
 
 TEST_CASE("translate_stream: an empty line or a line of spaces gives an empty line") {
   TmpDir d;
-  const TranslationModel m(write_model(d));
+  const TranslationModel m(mt::test::write_tiny_model(d));
   // Decoded, an empty source gives words with this model: the stream must not decode it.
   REQUIRE(!greedy_translate(m.file.config(), m.file.params(), {{}}, DecodeOptions{}).at(0).empty());
   TranslateOptions opt;
@@ -147,7 +111,7 @@ TEST_CASE("translate_stream: an empty line or a line of spaces gives an empty li
 
 TEST_CASE("translate_stream: --n-best rows are sorted, the first is the beam's output, --stats has a row a line") {
   TmpDir d;
-  const TranslationModel m(write_model(d));
+  const TranslationModel m(mt::test::write_tiny_model(d));
   TranslateOptions opt;
   opt.beam = {4, 4, LengthPenalty::kMarian, 1.0};
   const std::string best = translate_text(m, d, kText, opt);
@@ -185,7 +149,7 @@ TEST_CASE("translate_stream: --n-best rows are sorted, the first is the beam's o
 
 TEST_CASE("translate_stream: invalid UTF-8 or a NUL byte stops at its line") {
   TmpDir d;
-  const TranslationModel m(write_model(d));
+  const TranslationModel m(mt::test::write_tiny_model(d));
   TranslateOptions opt;
   CHECK_THROWS_WITH_AS(translate_text(m, d, "ok\n\xff\n", opt), doctest::Contains("invalid UTF-8"), corpus::Error);
   try {
@@ -204,7 +168,7 @@ TEST_CASE("translate_stream: a model without SentencePiece is refused when loade
 
 TEST_CASE("inspect: the JSON report and the vocabulary listing") {
   TmpDir d;
-  const std::string path = write_model(d);
+  const std::string path = mt::test::write_tiny_model(d);
   {
     corpus::Output out(d.path("report.json"));
     inspect_model(path, false, out);
@@ -216,7 +180,7 @@ TEST_CASE("inspect: the JSON report and the vocabulary listing") {
   CHECK(j["trained_steps"] == 3);
   CHECK(j["weights_mapped"] == true);
   CHECK(j["config"]["dim"] == 8);
-  CHECK(j["vocabularies"]["spm.joint"] == Tokenizer(spm_model()).vocab_size());
+  CHECK(j["vocabularies"]["spm.joint"] == Tokenizer(mt::test::tiny_spm_model()).vocab_size());
   CHECK(j["tensors"][0].get<std::string>().find(" F32 [") != std::string::npos);
   {
     corpus::Output out(d.path("vocab.tsv"));
@@ -224,6 +188,6 @@ TEST_CASE("inspect: the JSON report and the vocabulary listing") {
     out.commit();
   }
   const auto v = lines_of(raw_bytes(d.path("vocab.tsv")));
-  CHECK(static_cast<int>(v.size()) == Tokenizer(spm_model()).vocab_size());
+  CHECK(static_cast<int>(v.size()) == Tokenizer(mt::test::tiny_spm_model()).vocab_size());
   CHECK(v.at(3) == "joint\t3\t</s>\t0");
 }
