@@ -14,6 +14,7 @@
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/output.h"
+#include "mt/decode/forced_score.h"
 #include "mt/encoder/open_encoder.h"
 
 using namespace corpus;
@@ -23,12 +24,12 @@ using namespace align::mine;
 namespace {
 
 struct Opts {
-  std::string src, trg, src_npy, trg_npy, sentences, npy, encoder, ibm1, side = "src", margin = "ratio",
+  std::string src, trg, src_npy, trg_npy, sentences, npy, encoder, ibm1, nmt, side = "src", margin = "ratio",
       retrieval = "max";
   std::optional<double> threshold;
   std::vector<std::string> fwd, bwd;
   int k = 4, shards = 1, candidates = 16;
-  double ibm1_weight = 0.3, length_weight = 0.5, number_weight = 0.5;
+  double ibm1_weight = 0.3, length_weight = 0.5, number_weight = 0.5, nmt_weight = 1;
   std::optional<int> shard;
   IndexOptions index;
 };
@@ -96,6 +97,13 @@ void run(cli::Context& ctx, Opts& o) {
     ctx.note_input(o.ibm1);
     m.ibm1 = &ibm1.emplace(Ibm1Model::load(o.ibm1));
   }
+  std::unique_ptr<mt::ForcedScorer> nmt;
+  if (!o.nmt.empty()) {
+    ctx.note_input(o.nmt);
+    nmt = std::make_unique<mt::ForcedScorer>(o.nmt);
+    m.nmt = nmt.get();
+    m.nmt_weight = o.nmt_weight;
+  }
   Output out(c.output);
   const auto write = [&out](std::string_view s) { out.write(s); };
   const MineCounts n =
@@ -149,6 +157,10 @@ void scoring(cli::App& a, Opts& o) {
   a.group("Re-scoring");
   a.option("ibm1", "MODEL", &o.ibm1, "re-score the candidates with this pc-ibm1 model (both directions)");
   a.option("ibm1-weight", "W", &o.ibm1_weight, "weight of the IBM1 score against the cosine").range(0, 1);
+  a.option("nmt", "MODEL", &o.nmt,
+           "judge every candidate with this pc-nmt model (source to target): scores times p^W, p its per-token "
+           "probability of the target by forced decoding");
+  a.option("nmt-weight", "W", &o.nmt_weight, "the exponent W of --nmt").range(0, 100);
   a.option("candidates", "N", &o.candidates, "with --ibm1: nearest neighbours re-scored per sentence (at least -k)")
       .range(1, 1024);
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "align/mine/flat_both.h"
+#include "align/mine/judge.h"
 #include "libcorpus/core/digit_runs.h"
 #include "libcorpus/core/utf8.h"
 #include "libcorpus/core/error.h"
@@ -114,8 +115,14 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
   }
   const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
   std::vector<MinedPair> pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
-  if (opt.length_weight > 0 || opt.number_weight > 0) {
+  JudgeTable judge;
+  if (opt.nmt && opt.nmt_weight > 0) judge = judge_candidates(*opt.nmt, src, trg, fwd, bwd);
+  if (opt.length_weight > 0 || opt.number_weight > 0 || (opt.nmt && opt.nmt_weight > 0)) {
     PairPrior prior;
+    if (opt.nmt && opt.nmt_weight > 0) {
+      prior.judge_weight = opt.nmt_weight;
+      prior.judge = &judge;
+    }
     std::vector<uint32_t> sl, tl;
     if (opt.length_weight > 0) {
       sl = code_points(src);

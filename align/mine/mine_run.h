@@ -15,6 +15,7 @@
 #include "align/mine/margin.h"
 #include "align/mine/rescore.h"
 #include "align/mine/side.h"
+#include "align/translation_scorer.h"
 
 namespace align::mine {
 
@@ -33,6 +34,11 @@ struct MineOptions {
   // needs no setting.
   double length_weight = 0.5;
   double number_weight = 0.5;
+  // A translation model (judge.h; may be null): every candidate of the
+  // lists is scored, and the prior takes its per-token probability to the
+  // power nmt_weight.
+  const TranslationScorer* nmt = nullptr;
+  double nmt_weight = 1;
   uint32_t search_k() const { return ibm1 ? std::max(k, candidates) : k; }
 };
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -11,12 +12,14 @@
 
 #include "align/mine/faiss_index.h"
 #include "align/mine/flat_both.h"
+#include "align/mine/judge.h"
 #include "align/mine/knn.h"
 #include "align/mine/margin.h"
 #include "align/mine/mine_run.h"
 #include "align/mine/side.h"
 #include "libcorpus/core/digit_runs.h"
 #include "libcorpus/core/error.h"
+#include "align/translation_scorer.h"
 
 // Inside align::mine, so that its Side and mine() win over align::Side when
 // CI compiles this file in one unity batch with files that use namespace align.
@@ -268,6 +271,49 @@ TEST_CASE("mine: the number prior lowers candidates whose digit runs differ, and
   prior.trg_len = &tl;
   CHECK(prior.factor(0, 0) == doctest::Approx(std::exp(-0.3)));
   CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-0.5 * std::log(35.0 / 15.0))));
+}
+
+namespace {
+// A stand-in translation model: "ouvrir fichier" is a likely translation
+// (log p -0.5 a token), an empty target has no tokens, anything else -3.
+struct StubJudge : TranslationScorer {
+  mutable std::atomic<int> calls{0};
+  Score score(std::string_view, std::string_view t) const override {
+    ++calls;
+    if (t.empty()) return {};
+    return t == "ouvrir fichier" ? Score{-1.5, 3} : Score{-9.0, 3};
+  }
+  std::string describe() const override { return "stub"; }
+};
+}  // namespace
+
+TEST_CASE("mine: the translation judge scores each listed pair once and takes the candidate it prefers") {
+  // Source 0 has two candidates of equal cosine, target 0 listed first.
+  Side src, trg;
+  src.texts = {"open file"};
+  trg.texts = {"fichier ferme", "ouvrir fichier", ""};
+  KnnLists fwd{1, 3, 3, {0, 1, 2}, {0.8f, 0.8f, 0.7f}}, bwd{3, 1, 1, {0, 0, 0}, {0.8f, 0.8f, 0.7f}};
+  const StubJudge j;
+  const JudgeTable t = judge_candidates(j, src, trg, fwd, bwd);
+  CHECK(j.calls == 3);  // (0,0), (0,1), (0,2): the backward lists hold the same pairs
+  CHECK(t.log_p_of(0, 0) == doctest::Approx(-3.0));
+  CHECK(t.log_p_of(0, 1) == doctest::Approx(-0.5));
+  CHECK(t.log_p_of(0, 2) == JudgeTable::kFloor);  // no tokens: the floor
+  CHECK(t.log_p_of(7, 7) == 0.0);                  // not listed: no judgement
+  SelectOptions opt;
+  opt.retrieval = Retrieval::kFwd;
+  const auto none = select_pairs(fwd, bwd, opt, {}, nullptr);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].trg == 0);
+  PairPrior prior;
+  prior.judge_weight = 2;
+  prior.judge = &t;
+  CHECK(prior.active());
+  CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-1.0)));
+  const auto with = select_pairs(fwd, bwd, opt, {}, nullptr, prior);
+  REQUIRE(with.size() == 1);
+  CHECK(with[0].trg == 1);
+  CHECK(with[0].score == doctest::Approx(scaled(none[0].score, std::exp(-1.0))));
 }
 
 TEST_CASE("digit runs: sorted runs of ASCII digits, and a key that is 0 only without digits") {
