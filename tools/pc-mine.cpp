@@ -29,7 +29,7 @@ struct Opts {
   std::optional<double> threshold;
   std::vector<std::string> fwd, bwd;
   int k = 4, shards = 1, candidates = 16;
-  double ibm1_weight = 0.3, length_weight = 0.5, number_weight = 0.5, nmt_weight = 1;
+  double ibm1_weight = 0.3, length_weight = 0.5, number_weight = 0.5, nmt_weight = 0.35;
   std::optional<int> shard;
   IndexOptions index;
 };
@@ -158,9 +158,9 @@ void scoring(cli::App& a, Opts& o) {
   a.option("ibm1", "MODEL", &o.ibm1, "re-score the candidates with this pc-ibm1 model (both directions)");
   a.option("ibm1-weight", "W", &o.ibm1_weight, "weight of the IBM1 score against the cosine").range(0, 1);
   a.option("nmt", "MODEL", &o.nmt,
-           "judge every candidate with this pc-nmt model (source to target): scores times p^W, p its per-token "
-           "probability of the target by forced decoding");
-  a.option("nmt-weight", "W", &o.nmt_weight, "the exponent W of --nmt").range(0, 100);
+           "judge every candidate with this pc-nmt model (source to target): its per-token probability of the "
+           "target by forced decoding, mixed into the similarity before the margins");
+  a.option("nmt-weight", "W", &o.nmt_weight, "similarity = (1 - W) cos + W judgement, with --nmt").range(0, 1);
   a.option("candidates", "N", &o.candidates, "with --ibm1: nearest neighbours re-scored per sentence (at least -k)")
       .range(1, 1024);
 }

@@ -1,8 +1,11 @@
 // A translation model's judgement of mining candidates (pc-mine --nmt): the
 // per-token log probability of each candidate's target given its source,
 // computed once for every pair of the two directions' top-k lists, then
-// read by the margin's pair prior (margin.h), so it can change which
-// candidate is a sentence's best, not only the best pair's score.
+// mixed into the lists' similarities before the margins, as IBM1
+// re-scoring is (rescore.h): the margin then compares a candidate's
+// judgement with the other candidates' of the same sentences, which takes
+// out what a sentence's length or rare words do to every candidate's
+// probability.
 #pragma once
 
 #include <cstdint>
@@ -31,5 +34,15 @@ struct JudgeTable {
 // depend on the thread count (one pair a call, scorer's contract).
 JudgeTable judge_candidates(const TranslationScorer& scorer, const Side& src, const Side& trg, const KnnLists& fwd,
                             const KnnLists& bwd);
+
+// The judgement on a 0..1 scale: 1 + log p / kScale, clipped at 0 (log p
+// per token -1: 0.9, -5: 0.5).
+inline constexpr double kJudgeScale = 10;
+double judge_scale(double log_p);
+
+// Each filled slot's similarity becomes (1 - w) * cos + w * judge_scale(log
+// p) (`forward`: the lists are the sources'), and each list is sorted again
+// by it (ties in list order).
+void apply_judge(KnnLists& lists, const JudgeTable& t, double w, bool forward);
 
 }  // namespace align::mine

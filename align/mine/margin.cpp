@@ -6,7 +6,6 @@
 #include <set>
 #include <utility>
 
-#include "align/mine/judge.h"
 #include "libcorpus/core/error.h"
 
 namespace align::mine {
@@ -72,7 +71,6 @@ double PairPrior::factor(uint64_t src, uint64_t trg) const {
     f *= std::exp(-length_weight * std::abs(d));
   }
   if (number_weight > 0 && (*src_numbers)[src] != (*trg_numbers)[trg]) f *= std::exp(-number_weight);
-  if (judge_weight > 0) f *= std::exp(judge_weight * judge->log_p_of(src, trg));
   return f;
 }
 

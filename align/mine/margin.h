@@ -58,8 +58,6 @@ double scaled(double score, double factor);
 //    lacks, or other ones). Near misses of one catalogue differ in a number
 //    that the vectors barely see ("IPv4" / "IPv6", "POSIX 1003.1-1988" /
 //    "1003.1-2001"); translations keep their digits.
-struct JudgeTable;
-
 struct PairPrior {
   double length_weight = 0;  // 0: no length part
   double mu = 0;
@@ -68,12 +66,7 @@ struct PairPrior {
   double number_weight = 0;                           // 0: no number part
   const std::vector<uint64_t>* src_numbers = nullptr;  // corpus::digit_runs_key of each row
   const std::vector<uint64_t>* trg_numbers = nullptr;
-  // A translation model's judgement (judge.h): its per-token probability p
-  // of the target given the source, the factor p^judge_weight; a pair the
-  // table lacks has factor 1.
-  double judge_weight = 0;  // 0: no judge part
-  const JudgeTable* judge = nullptr;
-  bool active() const { return length_weight > 0 || number_weight > 0 || judge_weight > 0; }
+  bool active() const { return length_weight > 0 || number_weight > 0; }
   double factor(uint64_t src, uint64_t trg) const;
 };
 

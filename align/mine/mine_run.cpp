@@ -115,14 +115,13 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
   }
   const auto same = [&](uint64_t i, uint64_t j) { return src.texts[i] == trg.texts[j]; };
   std::vector<MinedPair> pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
-  JudgeTable judge;
-  if (opt.nmt && opt.nmt_weight > 0) judge = judge_candidates(*opt.nmt, src, trg, fwd, bwd);
-  if (opt.length_weight > 0 || opt.number_weight > 0 || (opt.nmt && opt.nmt_weight > 0)) {
+  if (opt.nmt && opt.nmt_weight > 0) {
+    const JudgeTable judge = judge_candidates(*opt.nmt, src, trg, fwd, bwd);
+    apply_judge(fwd, judge, opt.nmt_weight, true);
+    apply_judge(bwd, judge, opt.nmt_weight, false);
+  }
+  if (opt.length_weight > 0 || opt.number_weight > 0) {
     PairPrior prior;
-    if (opt.nmt && opt.nmt_weight > 0) {
-      prior.judge_weight = opt.nmt_weight;
-      prior.judge = &judge;
-    }
     std::vector<uint32_t> sl, tl;
     if (opt.length_weight > 0) {
       sl = code_points(src);

@@ -300,20 +300,25 @@ TEST_CASE("mine: the translation judge scores each listed pair once and takes th
   CHECK(t.log_p_of(0, 1) == doctest::Approx(-0.5));
   CHECK(t.log_p_of(0, 2) == JudgeTable::kFloor);  // no tokens: the floor
   CHECK(t.log_p_of(7, 7) == 0.0);                  // not listed: no judgement
+  CHECK(judge_scale(-0.5) == doctest::Approx(0.95));
+  CHECK(judge_scale(-3.0) == doctest::Approx(0.7));
+  CHECK(judge_scale(JudgeTable::kFloor) == 0.0);
   SelectOptions opt;
   opt.retrieval = Retrieval::kFwd;
-  const auto none = select_pairs(fwd, bwd, opt, {}, nullptr);
-  REQUIRE(none.size() == 1);
-  CHECK(none[0].trg == 0);
-  PairPrior prior;
-  prior.judge_weight = 2;
-  prior.judge = &t;
-  CHECK(prior.active());
-  CHECK(prior.factor(0, 1) == doctest::Approx(std::exp(-1.0)));
-  const auto with = select_pairs(fwd, bwd, opt, {}, nullptr, prior);
+  REQUIRE(select_pairs(fwd, bwd, opt, {}, nullptr).at(0).trg == 0);
+  apply_judge(fwd, t, 0.5, true);
+  apply_judge(bwd, t, 0.5, false);
+  // The list is sorted again: target 1 (0.5 * 0.8 + 0.5 * 0.95) first.
+  CHECK(fwd.id(0, 0) == 1);
+  CHECK(fwd.sim(0, 0) == doctest::Approx(0.875));
+  CHECK(fwd.id(0, 1) == 0);
+  CHECK(fwd.sim(0, 1) == doctest::Approx(0.75));
+  CHECK(fwd.id(0, 2) == 2);
+  CHECK(fwd.sim(0, 2) == doctest::Approx(0.35));
+  CHECK(bwd.sim(1, 0) == doctest::Approx(0.875));  // target 1's list: source 0
+  const auto with = select_pairs(fwd, bwd, opt, {}, nullptr);
   REQUIRE(with.size() == 1);
   CHECK(with[0].trg == 1);
-  CHECK(with[0].score == doctest::Approx(scaled(none[0].score, std::exp(-1.0))));
 }
 
 TEST_CASE("digit runs: sorted runs of ASCII digits, and a key that is 0 only without digits") {
