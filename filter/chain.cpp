@@ -177,7 +177,10 @@ Chain Chain::parse(std::string_view spec) {
 std::string Chain::spec() const {
   std::string s;
   if (has_fix) s = "fix=" + fix.spec();
-  for (const Rule& r : rules) s += (s.empty() ? "" : ",") + r.spec();
+  for (const Rule& r : rules) {
+    if (!s.empty()) s += ',';
+    s += r.spec();  // not `"," + r.spec()`: gcc 12 warns falsely (-Wrestrict) on that form
+  }
   return s;
 }
 

@@ -30,10 +30,6 @@ JudgeTable judge_candidates(const TranslationScorer& scorer, const Side& src, co
   return t;
 }
 
-}  // namespace align::mine
-
-namespace align::mine {
-
 double judge_scale(double log_p) { return std::max(0.0, 1 + log_p / kJudgeScale); }
 
 void apply_judge(KnnLists& l, const JudgeTable& t, double w, bool forward) {

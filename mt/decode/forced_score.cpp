@@ -14,13 +14,10 @@
 namespace mt {
 
 struct ForcedScorer::Impl {
-  explicit Impl(const std::string& p) : path(p), model(p) {
-    const std::string first = corpus::placeholder_symbol(1);
-    protect = model.src.piece_id(first) >= 0 && model.trg.piece_id(first) >= 0;
-  }
+  explicit Impl(const std::string& p) : path(p), model(p), protect(model.protects_placeholders()) {}
   std::string path;
   TranslationModel model;
-  bool protect = false;
+  bool protect;
   // The Transformer keeps its activations: one a thread.
   mutable oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Transformer<float>>> nets;
 };

@@ -40,6 +40,11 @@ TranslationModel::TranslationModel(const std::string& path)
       src(side_tokenizer(with_spm(file.vocabs(), path), true, path)),
       trg(side_tokenizer(file.vocabs(), false, path)) {}
 
+bool TranslationModel::protects_placeholders() const {
+  const std::string first = corpus::placeholder_symbol(1);
+  return src.piece_id(first) >= 0 && trg.piece_id(first) >= 0;
+}
+
 void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
                 const std::string& decode, int block, const std::string& draft, int candidates) {
   if (n_best > beam) throw corpus::ConfigError(fmt::format("--n-best {} needs --beam {} or more", n_best, n_best));
@@ -138,9 +143,7 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
   TranslateCounts n;
   std::vector<double> passes, per_pass, ms;
   if (opt.stats) opt.stats->write("sentence\tpasses\ttokens\ttokens_per_pass\tms\tplaceholders\n");
-  // A model trained with --protect-placeholders has the symbols as pieces.
-  const std::string first_symbol = corpus::placeholder_symbol(1);
-  const bool protect = model.src.piece_id(first_symbol) >= 0 && model.trg.piece_id(first_symbol) >= 0;
+  const bool protect = model.protects_placeholders();
   std::vector<corpus::Masked> masks;  // with protect: each line of the chunk's
   std::optional<PlaceholderQuota> quota;
   DecodeOptions decode = opt.decode;

@@ -23,6 +23,9 @@ struct TranslationModel {
   // Throws corpus::Error naming the file when it is no NMT model, is
   // damaged, or holds no SentencePiece model.
   explicit TranslationModel(const std::string& path);
+  // Trained with --protect-placeholders: both sides have the numbered
+  // placeholder symbols as pieces, so text is masked before encoding.
+  bool protects_placeholders() const;
   ModelFile file;
   Tokenizer src, trg;
 };
