@@ -32,22 +32,10 @@ JudgeTable judge_candidates(const TranslationScorer& scorer, const Side& src, co
 
 double judge_scale(double log_p) { return std::max(0.0, 1 + log_p / kJudgeScale); }
 
-void apply_judge(KnnLists& l, const JudgeTable& t, double w, bool forward) {
-  std::vector<std::pair<int64_t, float>> row;
-  for (uint64_t q = 0; q < l.queries; ++q) {
-    const uint32_t n = l.filled(q);
-    row.clear();
-    for (uint32_t j = 0; j < n; ++j) {
-      const auto o = static_cast<uint64_t>(l.id(q, j));
-      const double lp = forward ? t.log_p_of(q, o) : t.log_p_of(o, q);
-      row.emplace_back(l.id(q, j), static_cast<float>((1 - w) * l.sim(q, j) + w * judge_scale(lp)));
-    }
-    std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    for (uint32_t j = 0; j < n; ++j) {
-      l.ids[q * l.k + j] = row[j].first;
-      l.sims[q * l.k + j] = row[j].second;
-    }
-  }
+KnnLists apply_judge(const KnnLists& l, const JudgeTable& t, double w, bool forward) {
+  return mix_signal(l, w, l.k, [&](uint64_t q, uint64_t o) {
+    return judge_scale(forward ? t.log_p_of(q, o) : t.log_p_of(o, q));
+  });
 }
 
 }  // namespace align::mine

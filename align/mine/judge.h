@@ -40,9 +40,9 @@ JudgeTable judge_candidates(const TranslationScorer& scorer, const Side& src, co
 inline constexpr double kJudgeScale = 10;
 double judge_scale(double log_p);
 
-// Each filled slot's similarity becomes (1 - w) * cos + w * judge_scale(log
-// p) (`forward`: the lists are the sources'), and each list is sorted again
-// by it (ties in list order).
-void apply_judge(KnnLists& lists, const JudgeTable& t, double w, bool forward);
+// The lists with each filled slot's similarity (1 - w) * cos + w *
+// judge_scale(log p) (`forward`: the lists are the sources'), sorted again
+// by it (mix_signal).
+KnnLists apply_judge(const KnnLists& lists, const JudgeTable& t, double w, bool forward);
 
 }  // namespace align::mine

@@ -1,6 +1,7 @@
 #include "align/mine/knn.h"
 
 #include <fmt/format.h>
+#include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstring>
@@ -70,6 +71,22 @@ void keep_best(std::vector<std::pair<float, int64_t>>& c, uint64_t q, KnnLists& 
     out.ids[q * out.k + j] = c[j].second;
     out.sims[q * out.k + j] = c[j].first;
   }
+}
+
+KnnLists mix_signal(const KnnLists& in, double w, uint32_t k_out, const PairSignal& signal) {
+  KnnLists out = empty_like(in, k_out);
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<uint64_t>(0, in.queries, 64), [&](const auto& r) {
+    std::vector<std::pair<float, int64_t>> c;
+    for (uint64_t q = r.begin(); q < r.end(); ++q) {
+      c.clear();
+      for (uint32_t j = 0, n = in.filled(q); j < n; ++j) {
+        const int64_t id = in.id(q, j);
+        c.emplace_back(static_cast<float>((1 - w) * in.sim(q, j) + w * signal(q, static_cast<uint64_t>(id))), id);
+      }
+      keep_best(c, q, out);
+    }
+  });
+  return out;
 }
 
 KnnLists concat(const std::vector<KnnLists>& parts, const std::vector<std::string>& names) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -38,6 +39,13 @@ KnnLists empty_like(const KnnLists& in, uint32_t k);
 // Sorts query q's candidates (score, id) best first, ties by id, and writes
 // the first out.k of them to its slots (the rest of the slots untouched).
 void keep_best(std::vector<std::pair<float, int64_t>>& c, uint64_t q, KnnLists& out);
+
+// Mixes a second signal into the similarities: each filled slot's becomes
+// (1 - w)·sim + w·signal(query row, listed row), with the signal on a 0..1
+// scale; each list is then sorted as keep_best sorts and cut to k_out.
+// Queries run on the threads, so `signal` must be safe to call from several.
+using PairSignal = std::function<double(uint64_t query, uint64_t listed)>;
+KnnLists mix_signal(const KnnLists& in, double w, uint32_t k_out, const PairSignal& signal);
 
 // The cosine of two L2-normalised rows, in the fixed order every list uses.
 float cosine(std::span<const float> a, std::span<const float> b);

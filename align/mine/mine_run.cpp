@@ -117,8 +117,8 @@ MineCounts score_and_write(const Side& src, const Side& trg, const KnnLists& fwd
   std::vector<MinedPair> pairs = select_pairs(fwd, bwd, opt.select, same, &c.dropped_same);
   if (opt.nmt && opt.nmt_weight > 0) {
     const JudgeTable judge = judge_candidates(*opt.nmt, src, trg, fwd, bwd);
-    apply_judge(fwd, judge, opt.nmt_weight, true);
-    apply_judge(bwd, judge, opt.nmt_weight, false);
+    fwd = apply_judge(fwd, judge, opt.nmt_weight, true);
+    bwd = apply_judge(bwd, judge, opt.nmt_weight, false);
   }
   if (opt.length_weight > 0 || opt.number_weight > 0) {
     PairPrior prior;

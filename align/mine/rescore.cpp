@@ -52,22 +52,7 @@ double Ibm1Rescorer::q(uint64_t s, uint64_t t) const {
 }
 
 KnnLists Ibm1Rescorer::apply(const KnnLists& in, bool src_queries, uint32_t k_out) const {
-  KnnLists out = empty_like(in, k_out);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<uint64_t>(0, in.queries, 64), [&](const auto& r) {
-    std::vector<std::pair<float, int64_t>> c;
-    for (uint64_t qi = r.begin(); qi < r.end(); ++qi) {
-      c.clear();
-      const uint32_t n = in.filled(qi);
-      for (uint32_t j = 0; j < n; ++j) {
-        const int64_t id = in.id(qi, j);
-        const auto o = static_cast<uint64_t>(id);
-        const double lex = src_queries ? q(qi, o) : q(o, qi);
-        c.emplace_back(static_cast<float>((1 - w_) * in.sim(qi, j) + w_ * lex), id);
-      }
-      keep_best(c, qi, out);
-    }
-  });
-  return out;
+  return mix_signal(in, w_, k_out, [&](uint64_t qi, uint64_t o) { return src_queries ? q(qi, o) : q(o, qi); });
 }
 
 }  // namespace align::mine

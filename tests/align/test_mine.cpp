@@ -306,8 +306,8 @@ TEST_CASE("mine: the translation judge scores each listed pair once and takes th
   SelectOptions opt;
   opt.retrieval = Retrieval::kFwd;
   REQUIRE(select_pairs(fwd, bwd, opt, {}, nullptr).at(0).trg == 0);
-  apply_judge(fwd, t, 0.5, true);
-  apply_judge(bwd, t, 0.5, false);
+  fwd = apply_judge(fwd, t, 0.5, true);
+  bwd = apply_judge(bwd, t, 0.5, false);
   // The list is sorted again: target 1 (0.5 * 0.8 + 0.5 * 0.95) first.
   CHECK(fwd.id(0, 0) == 1);
   CHECK(fwd.sim(0, 0) == doctest::Approx(0.875));
