@@ -75,7 +75,9 @@ struct Anchor {
 // ASCII white space (' ', \t, \n, \r, \f, \v) as a table, for the text loop.
 struct FeedSpaceTable {
   bool v[256];
-  constexpr FeedSpaceTable() : v() { v[' '] = v['\t'] = v['\n'] = v['\r'] = v['\f'] = v['\v'] = true; }
+  constexpr FeedSpaceTable() : v() {
+    for (unsigned char c : {' ', '\t', '\n', '\r', '\f', '\v'}) v[c] = true;
+  }
 };
 inline constexpr FeedSpaceTable kFeedSpace;
 

@@ -1,6 +1,7 @@
 #include "libcorpus/ingest/html_tokenizer.h"
 
 #include <cstring>
+#include <initializer_list>
 
 #include "libcorpus/core/ascii.h"
 #include "libcorpus/core/utf8.h"
@@ -27,8 +28,8 @@ struct StopTable {
   uint8_t v[256];
   constexpr StopTable() : v() {
     for (int c = 0; c < 0x20; ++c) v[c] = 1;
-    v['\t'] = v['\n'] = v['\f'] = 0;
-    v['<'] = v['&'] = v[0x7F] = 1;
+    for (unsigned char c : {'\t', '\n', '\f'}) v[c] = 0;
+    for (unsigned char c : {'<', '&', '\x7F'}) v[c] = 1;
     v[0xC2] = v[0xEF] = 2;
     for (int c = 0xF0; c <= 0xF4; ++c) v[c] = 2;
   }
