@@ -35,8 +35,9 @@ export OPENBLAS_NUM_THREADS=1
 
 configs="greedy:pad:1:1"
 drafts=${DRAFTS:-pad copy ngram}
-[ -n "${IBM1:-}" ] && drafts="$drafts ibm1"
-[ -n "${POOL:-}" ] && drafts="$drafts train-ngram"
+# IBM1 and POOL add their drafts unless DRAFTS names them already.
+[ -n "${IBM1:-}" ] && [[ " $drafts " != *" ibm1 "* ]] && drafts="$drafts ibm1"
+[ -n "${POOL:-}" ] && [[ " $drafts " != *" train-ngram "* ]] && drafts="$drafts train-ngram"
 for mode in ${MODES:-jacobi gs-jacobi hybrid}; do
   for draft in $drafts; do
     for block in ${BLOCKS:-2 4 8}; do
