@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "mt/layers/linear.h"
+#include "mt/tensor/attention_head_avx512.h"
 #include "mt/tensor/attention_row_avx512.h"
 
 namespace mt {
@@ -36,6 +37,19 @@ void attention_core(const T* Q, const T* K, const T* V, T* ctx, T* probs, int B,
           }
           attention_row_avx512(Q + qb + h * D, K + kb + h * D, V + kb + h * D, ctx + qb + h * D, klen, C, D, scale);
         }
+      }
+      return;
+    }
+    // Training's and the encoder's full sequences, weights kept: the
+    // AVX-512 per-head kernel.
+    if (probs && D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512) {
+      for (int b = 0; b < B; ++b) {
+        const int64_t qb = static_cast<int64_t>(b) * q_stride * C, kb = static_cast<int64_t>(b) * k_stride * C;
+        const int klen = key_len ? key_len[b] : Tk;
+        for (int h = 0; h < H; ++h)
+          attention_head_forward_avx512(Q + qb + h * D, K + kb + h * D, V + kb + h * D, ctx + qb + h * D,
+                                        probs + (static_cast<int64_t>(b) * H + h) * Tq * Tk, Tq, Tk, C, D, scale,
+                                        klen, causal, causal_offset);
       }
       return;
     }
@@ -91,8 +105,21 @@ void attention_backward(const AttnWeights<T>& w, const AttnGrads<T>& g, const T*
   std::vector<T> dctx(static_cast<int64_t>(Nq) * C), dq(static_cast<int64_t>(Nq) * C),
       dk(static_cast<int64_t>(Nk) * C), dv(static_cast<int64_t>(Nk) * C);
   linear_backward<T>(c.ctx.data(), w.wo, dy, dctx.data(), g.wo, g.bo, Nq, C, C, false);
-  Mat<T> dP(Tq, Tk), dS(Tq, Tk);
-  for (int b = 0; b < B; ++b) {
+  // The AVX-512 per-head kernel where attention_core's forward took it.
+  bool eigen = true;
+  if constexpr (std::is_same_v<T, float>) {
+    eigen = !(D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512);
+    for (int b = 0; !eigen && b < B; ++b) {
+      const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
+      for (int h = 0; h < H; ++h)
+        attention_head_backward_avx512(c.q.data() + qb + h * D, c.k.data() + kb + h * D, c.v.data() + kb + h * D,
+                                       c.probs.data() + (static_cast<int64_t>(b) * H + h) * Tq * Tk,
+                                       dctx.data() + qb + h * D, dq.data() + qb + h * D, dk.data() + kb + h * D,
+                                       dv.data() + kb + h * D, Tq, Tk, C, D, scale);
+    }
+  }
+  Mat<T> dP(eigen ? Tq : 0, eigen ? Tk : 0), dS(eigen ? Tq : 0, eigen ? Tk : 0);
+  for (int b = 0; eigen && b < B; ++b) {
     const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
     for (int h = 0; h < H; ++h) {
       const Eigen::OuterStride<> st(C);

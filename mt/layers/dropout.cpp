@@ -1,6 +1,9 @@
 #include "mt/layers/dropout.h"
 
+#include <type_traits>
+
 #include "libcorpus/core/hash_mix.h"
+#include "mt/tensor/dropout_avx512.h"
 
 namespace mt {
 
@@ -14,6 +17,8 @@ void dropout_forward(T* x, int64_t n, float p, uint64_t seed, std::vector<uint8_
   const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 18446744073709551616.0);
   const T scale = T(1) / (T(1) - T(p));
   const uint64_t base = corpus::mix64(seed);
+  if constexpr (std::is_same_v<T, float>)
+    if (dropout_avx512_ok()) return dropout_forward_avx512(x, n, base, threshold, scale, mask.data());
   for (int64_t i = 0; i < n; ++i) {
     const bool keep = corpus::mix64(base + static_cast<uint64_t>(i)) >= threshold;
     const T v = x[i] * scale;
@@ -26,6 +31,8 @@ template <class T>
 void dropout_backward(T* dy, int64_t n, float p, const std::vector<uint8_t>& mask) {
   if (mask.empty()) return;
   const T scale = T(1) / (T(1) - T(p));
+  if constexpr (std::is_same_v<T, float>)
+    if (dropout_avx512_ok()) return dropout_backward_avx512(dy, n, scale, mask.data());
   // Computed then selected (the same bits): a branch on a random mask mispredicts.
   for (int64_t i = 0; i < n; ++i) {
     const T v = dy[i] * scale;
