@@ -27,6 +27,7 @@ constexpr int kNr = 32;     // columns of the register tile (two 16-float vector
 constexpr int kKc = 256;    // k block: a packed B panel of kKc x kNr floats is 32 KB, in L1
 constexpr int kMc = 128;    // rows of a packed A block (kMc x kKc = 128 KB, in L2)
 constexpr int kNc = 1024;   // columns of a packed B block (kKc x kNc = 1 MB)
+constexpr int kDirectColumns = 4096;  // A stored [k, m] this wide is not packed (gemm_packed)
 
 // op(A)[i, p] and op(B)[p, j] of the three layouts.
 struct Operands {
@@ -144,16 +145,17 @@ void pack_b_block(const Operands& o, float* bp, int j0, int nc, int p0, int kc) 
   }
 }
 
-// C[rows x cols tile] (+)= ap-panel x bp-panel over kc.
-__attribute__((target("avx512f"))) void tile_8x32(const float* ap, const float* bp, int kc, float* c, int64_t ldc,
-                                                   int rows, int cols, bool add) {
+// C[rows x cols tile] (+)= ap-panel x bp-panel over kc; the A panel's kMr
+// values of step p at ap + p * a_step (kMr when packed).
+__attribute__((target("avx512f"))) void tile_8x32(const float* ap, int64_t a_step, const float* bp, int kc, float* c,
+                                                   int64_t ldc, int rows, int cols, bool add) {
   __m512 acc[kMr][2];
 #pragma GCC unroll 8
   for (int r = 0; r < kMr; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
   for (int p = 0; p < kc; ++p) {
     const __m512 b0 = _mm512_loadu_ps(bp + static_cast<int64_t>(p) * kNr);
     const __m512 b1 = _mm512_loadu_ps(bp + static_cast<int64_t>(p) * kNr + 16);
-    const float* a = ap + static_cast<int64_t>(p) * kMr;
+    const float* a = ap + static_cast<int64_t>(p) * a_step;
 #pragma GCC unroll 8
     for (int r = 0; r < kMr; ++r) {
       const __m512 av = _mm512_set1_ps(a[r]);
@@ -179,6 +181,13 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
   thread_local std::vector<float> apack, bpack;
   apack.resize(static_cast<size_t>(kMc) * kKc);
   bpack.resize(static_cast<size_t>(kKc) * (kNc + kNr));
+  // A stored [k, m] with m wide (the output layer's weight gradient, m =
+  // the vocabulary) is read where it lies (below): packing a 128-column
+  // slice of it touched a new page for every k, and the product
+  // 8000 x 256 x 1024 ran at 160-166 GFLOP/s unpacked against 142-150
+  // packed (bench_gemm_block, 4 runs each, 2026-12-07). At m = 256-1024 the
+  // runs did not separate, so those keep the packed panels.
+  const bool a_direct = o.a_trans && m % kMr == 0 && m >= kDirectColumns;
   for (int j0 = 0; j0 < n; j0 += kNc) {
     const int nc = std::min(kNc, n - j0);
     for (int p0 = 0; p0 < k; p0 += kKc) {
@@ -187,10 +196,14 @@ void gemm_packed(const Operands& o, float* c, int m, int n, int k, bool accumula
       pack_b_block(o, bpack.data(), j0, nc, p0, kc);
       for (int i0 = 0; i0 < m; i0 += kMc) {
         const int mc = std::min(kMc, m - i0);
-        pack_a_block(o, apack.data(), i0, mc, p0, kc);
+        // A stored [k, m] already holds each step's kMr values side by
+        // side: the tiles read them where they lie, a row of A apart.
+        if (!a_direct) pack_a_block(o, apack.data(), i0, mc, p0, kc);
         for (int jr = 0; jr < nc; jr += kNr)
           for (int ir = 0; ir < mc; ir += kMr)
-            tile_8x32(apack.data() + static_cast<int64_t>(ir) * kc, bpack.data() + static_cast<int64_t>(jr) * kc, kc,
+            tile_8x32(a_direct ? o.a + static_cast<int64_t>(p0) * o.lda + i0 + ir
+                               : apack.data() + static_cast<int64_t>(ir) * kc,
+                      a_direct ? o.lda : kMr, bpack.data() + static_cast<int64_t>(jr) * kc, kc,
                       c + static_cast<int64_t>(i0 + ir) * n + j0 + jr, n, std::min(kMr, mc - ir),
                       std::min(kNr, nc - jr), add);
       }
