@@ -16,6 +16,55 @@ template <class T>
 using Strided = Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>>;
 template <class T>
 using CStrided = Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>>;
+
+// Whether heads of width D run on the AVX-512 attention kernels (float, the
+// products on AVX-512): one condition for the forward and the backward,
+// which must take the same path.
+template <class T>
+bool avx512_heads(int D) {
+  if constexpr (std::is_same_v<T, float>) return D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512;
+  return false;
+}
+
+// dq, dk and dv of every head from dctx, through the weights the forward
+// kept.
+template <class T>
+void heads_backward(const AttnCache<T>& c, const T* dctx, T* dq, T* dk, T* dv, int B, int Tq, int Tk, int C, int H) {
+  const int D = C / H;
+  const T scale = T(1) / std::sqrt(T(D));
+  if constexpr (std::is_same_v<T, float>) {
+    if (avx512_heads<T>(D)) {
+      for (int b = 0; b < B; ++b) {
+        const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
+        for (int h = 0; h < H; ++h)
+          attention_head_backward_avx512(c.q.data() + qb + h * D, c.k.data() + kb + h * D, c.v.data() + kb + h * D,
+                                         c.probs.data() + (static_cast<int64_t>(b) * H + h) * Tq * Tk,
+                                         dctx + qb + h * D, dq + qb + h * D, dk + kb + h * D, dv + kb + h * D, Tq,
+                                         Tk, C, D, scale);
+      }
+      return;
+    }
+  }
+  Mat<T> dP(Tq, Tk), dS(Tq, Tk);
+  for (int b = 0; b < B; ++b) {
+    const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
+    for (int h = 0; h < H; ++h) {
+      const Eigen::OuterStride<> st(C);
+      CStrided<T> Qh(c.q.data() + qb + h * D, Tq, D, st), Kh(c.k.data() + kb + h * D, Tk, D, st),
+          Vh(c.v.data() + kb + h * D, Tk, D, st), dCh(dctx + qb + h * D, Tq, D, st);
+      Strided<T> dQh(dq + qb + h * D, Tq, D, st), dKh(dk + kb + h * D, Tk, D, st), dVh(dv + kb + h * D, Tk, D, st);
+      CMatMap<T> P(c.probs.data() + (static_cast<int64_t>(b) * H + h) * Tq * Tk, Tq, Tk);
+      dVh.noalias() = P.transpose() * dCh;
+      dP.noalias() = dCh * Vh.transpose();
+      for (int i = 0; i < Tq; ++i) {
+        T dot = dP.row(i).dot(P.row(i));
+        dS.row(i) = (P.row(i).array() * (dP.row(i).array() - dot) * scale).matrix();
+      }
+      dQh.noalias() = dS * Kh;
+      dKh.noalias() = dS.transpose() * Qh;
+    }
+  }
+}
 }  // namespace
 
 template <class T>
@@ -26,7 +75,7 @@ void attention_core(const T* Q, const T* K, const T* V, T* ctx, T* probs, int B,
   if constexpr (std::is_same_v<T, float>) {
     // A decoding pass's query row (one per sequence, no weights kept): the
     // AVX-512 row kernel where the few-row products run on AVX-512.
-    if (Tq == 1 && !probs && !causal && D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512) {
+    if (Tq == 1 && !probs && !causal && avx512_heads<T>(D)) {
       for (int b = 0; b < B; ++b) {
         const int64_t qb = static_cast<int64_t>(b) * q_stride * C, kb = static_cast<int64_t>(b) * k_stride * C;
         const int klen = key_len ? key_len[b] : Tk;
@@ -42,7 +91,7 @@ void attention_core(const T* Q, const T* K, const T* V, T* ctx, T* probs, int B,
     }
     // Training's and the encoder's full sequences, weights kept: the
     // AVX-512 per-head kernel.
-    if (probs && D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512) {
+    if (probs && avx512_heads<T>(D)) {
       for (int b = 0; b < B; ++b) {
         const int64_t qb = static_cast<int64_t>(b) * q_stride * C, kb = static_cast<int64_t>(b) * k_stride * C;
         const int klen = key_len ? key_len[b] : Tk;
@@ -100,44 +149,11 @@ void attention_forward(const AttnWeights<T>& w, const T* q_in, const T* kv_in, T
 template <class T>
 void attention_backward(const AttnWeights<T>& w, const AttnGrads<T>& g, const T* q_in, const T* kv_in, const T* dy,
                         T* dq_in, T* dkv_in, int B, int Tq, int Tk, int C, int H, AttnCache<T>& c) {
-  const int Nq = B * Tq, Nk = B * Tk, D = C / H;
-  const T scale = T(1) / std::sqrt(T(D));
+  const int Nq = B * Tq, Nk = B * Tk;
   std::vector<T> dctx(static_cast<int64_t>(Nq) * C), dq(static_cast<int64_t>(Nq) * C),
       dk(static_cast<int64_t>(Nk) * C), dv(static_cast<int64_t>(Nk) * C);
   linear_backward<T>(c.ctx.data(), w.wo, dy, dctx.data(), g.wo, g.bo, Nq, C, C, false);
-  // The AVX-512 per-head kernel where attention_core's forward took it.
-  bool eigen = true;
-  if constexpr (std::is_same_v<T, float>) {
-    eigen = !(D % 16 == 0 && gemm_backend() == GemmBackend::kAvx512);
-    for (int b = 0; !eigen && b < B; ++b) {
-      const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
-      for (int h = 0; h < H; ++h)
-        attention_head_backward_avx512(c.q.data() + qb + h * D, c.k.data() + kb + h * D, c.v.data() + kb + h * D,
-                                       c.probs.data() + (static_cast<int64_t>(b) * H + h) * Tq * Tk,
-                                       dctx.data() + qb + h * D, dq.data() + qb + h * D, dk.data() + kb + h * D,
-                                       dv.data() + kb + h * D, Tq, Tk, C, D, scale);
-    }
-  }
-  Mat<T> dP(eigen ? Tq : 0, eigen ? Tk : 0), dS(eigen ? Tq : 0, eigen ? Tk : 0);
-  for (int b = 0; eigen && b < B; ++b) {
-    const int64_t qb = static_cast<int64_t>(b) * Tq * C, kb = static_cast<int64_t>(b) * Tk * C;
-    for (int h = 0; h < H; ++h) {
-      const Eigen::OuterStride<> st(C);
-      CStrided<T> Qh(c.q.data() + qb + h * D, Tq, D, st), Kh(c.k.data() + kb + h * D, Tk, D, st),
-          Vh(c.v.data() + kb + h * D, Tk, D, st), dCh(dctx.data() + qb + h * D, Tq, D, st);
-      Strided<T> dQh(dq.data() + qb + h * D, Tq, D, st), dKh(dk.data() + kb + h * D, Tk, D, st),
-          dVh(dv.data() + kb + h * D, Tk, D, st);
-      CMatMap<T> P(c.probs.data() + (static_cast<int64_t>(b) * H + h) * Tq * Tk, Tq, Tk);
-      dVh.noalias() = P.transpose() * dCh;
-      dP.noalias() = dCh * Vh.transpose();
-      for (int i = 0; i < Tq; ++i) {
-        T dot = dP.row(i).dot(P.row(i));
-        dS.row(i) = (P.row(i).array() * (dP.row(i).array() - dot) * scale).matrix();
-      }
-      dQh.noalias() = dS * Kh;
-      dKh.noalias() = dS.transpose() * Qh;
-    }
-  }
+  heads_backward<T>(c, dctx.data(), dq.data(), dk.data(), dv.data(), B, Tq, Tk, C, H);
   linear_backward<T>(q_in, w.wq, dq.data(), dq_in, g.wq, g.bq, Nq, C, C, true);
   // The key bias adds q.b_k to every score of a row, which the softmax
   // ignores: its gradient is exactly zero, so none is added (PyTorch's
