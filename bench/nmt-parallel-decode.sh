@@ -18,11 +18,14 @@
 #   cand      --candidates: chains of guesses verified in one pass (a tree of
 #             1 + cand*(block-1) rows; rows over 16 are left out)
 # Usage: [BLOCKS="2 4 8"] [CANDIDATES="1 3"] [MODES="jacobi gs-jacobi hybrid"]
-#        [DRAFTS="pad copy ngram"] [IBM1=MODEL] [POOL=FILE] bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
+#        [DRAFTS="pad copy ngram"] [IBM1=MODEL] [POOL=FILE] [HEADS=FILE]
+#        bench/nmt-parallel-decode.sh MODEL TEXT [REPEAT] [BUILD_DIR]
 #   (run from the repository root; TEXT is one sentence a line; IBM1 adds the
 #   ibm1 draft and passes --ibm1 to every row; POOL, the training targets a
 #   line each, adds the train-ngram draft and passes --ngram-pool to the
-#   rows that use it: train-ngram, and candidates above 1)
+#   rows that use it: train-ngram, and candidates above 1; HEADS, draft heads
+#   of the model (pc-nmt train-heads), adds the heads draft, passing
+#   --draft-heads to its rows)
 set -euo pipefail
 model=$1
 text=$2
@@ -38,6 +41,7 @@ drafts=${DRAFTS:-pad copy ngram}
 # IBM1 and POOL add their drafts unless DRAFTS names them already.
 [ -n "${IBM1:-}" ] && [[ " $drafts " != *" ibm1 "* ]] && drafts="$drafts ibm1"
 [ -n "${POOL:-}" ] && [[ " $drafts " != *" train-ngram "* ]] && drafts="$drafts train-ngram"
+[ -n "${HEADS:-}" ] && [[ " $drafts " != *" heads "* ]] && drafts="$drafts heads"
 for mode in ${MODES:-jacobi gs-jacobi hybrid}; do
   for draft in $drafts; do
     for block in ${BLOCKS:-2 4 8}; do
@@ -70,6 +74,7 @@ for j in 1 2; do
       if [ -n "${POOL:-}" ] && [ "$mode" != greedy ] && { [ "$draft" = train-ngram ] || [ "$cand" -gt 1 ]; }; then
         pool_opt=(--ngram-pool "$POOL")
       fi
+      [ "$draft" = heads ] && pool_opt+=(--draft-heads "$HEADS")
       t0=$(now)
       "$bin" translate -q -j "$j" --batch-size 1 -m "$model" --decode "$mode" --draft "$draft" --block "$block" \
         --candidates "$cand" "${ibm1_opt[@]}" "${pool_opt[@]}" --stats "$tmp/$c.$j.stats" "$text" > "$tmp/$c.$j.out"

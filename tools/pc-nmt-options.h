@@ -21,6 +21,9 @@ struct Args : mt::TrainSettings {
               out_column = "x_translation", ngram_pool, recipe;
   double alpha = 0.6;
   bool free_placeholders = false;
+  std::string draft_heads;
+  int guesses = 2, head_dim = 0, shortlist = 2048, head_epochs = 4;
+  uint64_t sentences = 20000;
 };
 
 // Decoding settings: translate's, and train's for validation.
@@ -103,8 +106,9 @@ void translate_options(cli::App& t, Args& a) {
   t.choice("decode", "MODE", &a.decode, {"greedy", "jacobi", "gs-jacobi", "hybrid"},
            "greedy's output by parallel passes: jacobi (a sliding block), gs-jacobi (fixed blocks), hybrid");
   t.option("block", "B", &a.block, "positions a parallel pass runs").range(1, 16);
-  t.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram", "train-ngram", "ibm1"},
+  t.choice("draft", "SRC", &a.draft, {"pad", "copy", "ngram", "train-ngram", "ibm1", "heads"},
            "guesses for new positions of a parallel pass");
+  t.option("draft-heads", "FILE", &a.draft_heads, "draft heads of this model (pc-nmt train-heads) for --draft heads");
   t.option("ibm1", "FILE", &a.ibm1, "IBM1 model of the pair (pc-ibm1 train) for --draft ibm1, or one more candidate");
   t.option("ngram-pool", "FILE", &a.ngram_pool, "target sentences, a line each (the training targets), whose "
            "bigrams give --draft train-ngram its guesses, or more candidates");
@@ -112,6 +116,21 @@ void translate_options(cli::App& t, Args& a) {
            "1 + K * (B - 1) <= 16 rows").range(1, 15);
   t.option("stats", "FILE", &a.stats, "per-sentence TSV: passes, tokens, tokens per pass, ms; medians in the summary");
   t.option("ddg", "FILE", &a.ddg, "SVG of the decoding dependency graph (pass x position) of the first 20 sentences");
+}
+
+void train_heads_options(cli::App& t, Args& a) {
+  t.group("Model");
+  t.option("m,model", "FILE", &a.model, "model file (.safetensors) the heads draft for");
+  t.group("Input");
+  t.option("column", "NAME", &a.column, "read this column of a TSV bitext (src_text, ...) instead of a sentence a line");
+  t.option("sentences", "N", &a.sentences, "source sentences with tokens to translate and learn from (the first N)")
+      .at_least(1);
+  decoding_options(t, a);
+  t.group("Heads");
+  t.option("guesses", "K", &a.guesses, "heads: tokens guessed past the next one (a pass runs 1 + K rows)").range(1, 15);
+  t.option("head-dim", "N", &a.head_dim, "hidden units of each head's layer (0: the model's dim)").range(0, 65536);
+  t.option("shortlist", "N", &a.shortlist, "the heads choose among the N pieces the model writes most").range(1, 1 << 20);
+  t.option("epochs", "N", &a.head_epochs, "passes over the positions").range(1, 1000);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "libcorpus/core/line_reader.h"
 #include "libcorpus/core/output.h"
 #include "libcorpus/core/tsv.h"
+#include "mt/decode/heads_run.h"
 #include "mt/decode/translate_stream.h"
 #include "mt/model/inspect.h"
 #include "mt/model/marian_import.h"
@@ -28,7 +29,8 @@ using namespace corpus;
 
 namespace {
 
-const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | inspect -m MODEL | "
+const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -m MODEL [TEXT] | "
+                     "train-heads -m MODEL -o HEADS [TEXT] | inspect -m MODEL | "
                      "import-marian -o MODEL FOLDER | average -o MODEL MODEL...";
 
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
@@ -94,6 +96,13 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   }
   std::optional<mt::Ibm1Drafter> ibm1;
   if (!a.ibm1.empty()) opt.ibm1 = &ibm1.emplace(a.ibm1, model.trg);
+  std::optional<mt::DraftHeads> heads;
+  if (!a.draft_heads.empty()) {
+    if (a.draft != "heads") throw cli::UsageError("--draft-heads is for --draft heads");
+    heads.emplace(mt::load_draft_heads(a.draft_heads));
+    heads->bind(model.file.config(), model.file.params());
+    opt.parallel.heads = &*heads;
+  }
   std::optional<Output> ddg;
   if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
   opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {} --candidates {}", a.decode, a.block,
@@ -112,6 +121,38 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   ctx.set_count("decoder passes", n.passes);
   ctx.info(fmt::format("median per sentence: {} passes, {:.3f} tokens per pass, {:.3f} ms", n.median_passes,
                        n.median_tokens_per_pass, n.median_ms));
+}
+
+void train_heads(cli::Context& ctx, const cli::Common& c, const Args& a, const std::vector<std::string>& files) {
+  if (a.model.empty()) throw cli::UsageError("train-heads needs -m MODEL");
+  if (c.output.empty() || c.output == "-") throw cli::UsageError("train-heads needs -o HEADS (a .safetensors file)");
+  const std::string name = ctx.single_input(files, kUsage);
+  auto src = open_input(name);
+  const mt::TranslationModel model(a.model);
+  mt::use_single_threaded_blas();
+  std::optional<LineReader> lines;
+  std::unique_ptr<corpus::BitextLines> rows;
+  std::unique_ptr<mt::SentenceSource> in;
+  if (a.column.empty()) {
+    in = mt::text_sentences(lines.emplace(*src, c.max_line));
+  } else {
+    rows = corpus::open_tsv_lines(std::move(src), {c.max_line});
+    in = mt::column_sentences(*rows, a.column, a.out_column);
+  }
+  mt::DraftHeadsTrainOptions o;
+  o.heads = a.guesses, o.hidden = a.head_dim, o.shortlist = a.shortlist, o.epochs = a.head_epochs, o.seed = c.seed;
+  mt::HeadsRunCounts n;
+  mt::DraftHeadsTrainReport rep;
+  const mt::DraftHeads h = mt::train_heads_on_text(
+      model, *in, a.sentences, {a.batch_size, a.max_len_factor}, o, n, &rep,
+      [&](int epoch, double loss) { ctx.info(fmt::format("epoch {}: loss {:.4f} (heads summed)", epoch, loss)); });
+  mt::save_draft_heads(c.output, h, fmt::format("{} sentences of {}", n.sentences, name));
+  ctx.set_count("lines", n.lines);
+  ctx.set_count("sentences", n.sentences);
+  if (n.empty) ctx.set_count("empty", n.empty);
+  ctx.set_count("positions", static_cast<uint64_t>(rep.positions));
+  ctx.info(fmt::format("{} heads, shortlist of {} pieces ({:.1f}% of the output tokens)", h.heads,
+                       h.shortlist_size(), 100.0 * rep.shortlist_cover));
 }
 
 void inspect(const cli::Common& c, const Args& a) {
@@ -156,6 +197,11 @@ int main(int argc, char** argv) {
   cli::App& tr_cmd = app.subcommand("translate", "translate text, a sentence a line", "translate -m MODEL [-o OUT] [TEXT]");
   translate_options(tr_cmd, a);
   tr_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kMaxLine | cli::Common::kInputs);
+  cli::App& th_cmd = app.subcommand("train-heads", "train draft heads for --draft heads on the model's own translations",
+                                    "train-heads -m MODEL -o HEADS [options] [TEXT]");
+  train_heads_options(th_cmd, a);
+  th_cmd.common(c, cli::Common::kOutput | cli::Common::kThreads | cli::Common::kSeed | cli::Common::kMaxLine |
+                       cli::Common::kInputs);
   cli::App& in_cmd = app.subcommand("inspect", "describe a model file", "inspect -m MODEL [--vocab]");
   in_cmd.group("Model");
   in_cmd.option("m,model", "FILE", &a.model, "model file (.safetensors) to inspect");
@@ -175,6 +221,7 @@ int main(int argc, char** argv) {
   return app.run(static_cast<int>(args.size()), argv2.data(), [&](cli::Context& ctx) {
     if (ctx.command() == "train") return train(ctx, c, a, c.inputs);
     if (ctx.command() == "translate") return translate(ctx, c, a, c.inputs);
+    if (ctx.command() == "train-heads") return train_heads(ctx, c, a, c.inputs);
     if (ctx.command() == "import-marian") return import_marian(ctx, c);
     if (ctx.command() == "average") return average(ctx, c);
     return inspect(c, a);

@@ -29,7 +29,9 @@ DraftSource parse_draft_source(const std::string& name) {
   if (name == "ngram") return DraftSource::kNgram;
   if (name == "ibm1") return DraftSource::kIbm1;
   if (name == "train-ngram") return DraftSource::kTrainNgram;
-  throw corpus::ConfigError("unknown draft source " + corpus::quote(name), "use pad, copy, ngram, train-ngram or ibm1");
+  if (name == "heads") return DraftSource::kHeads;
+  throw corpus::ConfigError("unknown draft source " + corpus::quote(name),
+                            "use pad, copy, ngram, train-ngram, ibm1 or heads");
 }
 
 namespace {
@@ -153,14 +155,15 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
   Drafter drafter(cfg, po, src, ibm1);
   std::vector<int32_t> guess;  // guesses for the outputs after the accepted ones
   std::vector<int32_t> in, o, best, prefix;
-  std::vector<float> logits;
+  std::vector<float> logits, scratch;
   const std::vector<int> demand = opt.quota ? opt.quota->demand(src) : std::vector<int>{};
   int eos_at = -1;  // where the first EOS was accepted
   int block_end = std::min(b, limit);
   while (static_cast<int>(y.size()) < limit) {
     const int t0 = static_cast<int>(y.size());
     const int end = po.mode == DecodeMode::kJacobi ? std::min(t0 + b, limit) : block_end;
-    const int L = end - t0 - 1;  // guessed positions a chain runs
+    int L = end - t0 - 1;  // guessed positions a chain runs
+    if (po.draft == DraftSource::kHeads) L = std::min(L, static_cast<int>(guess.size()));  // the heads' guesses only
     const int32_t x = t0 == 0 ? cfg.bos_id : y.back();
     const std::vector<std::vector<int32_t>> chains = candidate_chains(po, drafter, guess, x, t0, L);
     in.assign(1, x);
@@ -212,7 +215,13 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
       y.push_back(best[static_cast<size_t>(i)]);
     }
     st.tokens += a;
-    guess.assign(best.begin() + a, best.end());  // the Jacobi iterate for the next outputs
+    if (po.draft == DraftSource::kHeads) {  // the heads read the row that gave the last accepted token
+      guess.resize(static_cast<size_t>(std::min(po.heads->heads, b - 1)));  // no more than a chain runs
+      po.heads->guess(model.decoder_top() + row_of(win, a - 1) * static_cast<size_t>(cfg.dim),
+                      static_cast<int>(guess.size()), guess.data(), scratch);
+    } else {
+      guess.assign(best.begin() + a, best.end());  // the Jacobi iterate for the next outputs
+    }
     if (po.mode == DecodeMode::kJacobi && eos_at >= 0) break;
     if (static_cast<int>(y.size()) == block_end) {  // a block settled
       if (po.mode == DecodeMode::kHybrid && eos_at >= 0) break;
@@ -253,6 +262,8 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
   if (popt.draft == DraftSource::kTrainNgram && !popt.pool)
     throw corpus::ConfigError("--draft train-ngram needs a pool of target sentences",
                               "give --ngram-pool FILE (the training targets, a sentence a line)");
+  if (popt.draft == DraftSource::kHeads && (!popt.heads || popt.heads->out_w.empty()))
+    throw corpus::ConfigError("--draft heads needs draft heads of this model", "give --heads FILE (pc-nmt train-heads)");
   if (popt.draft == DraftSource::kCopy && !cfg.shared_embeddings)
     throw corpus::ConfigError("--draft copy needs a model with one vocabulary for both sides",
                               "use --draft pad or ngram with this model");

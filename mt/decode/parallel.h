@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "mt/decode/draft_heads.h"
 #include "mt/decode/greedy.h"
 #include "mt/decode/ngram_pool.h"
 
@@ -39,6 +40,8 @@ enum class DraftSource {
   kIbm1,   // as kCopy over the sentence's IBM1 draft (mt/decode/ibm1_draft.h) instead of the source
   kTrainNgram,  // as kNgram, and where the sentence's passes have not shown what follows x, the most
                 // frequent token after x in a pool of target sentences (ParallelOptions::pool)
+  kHeads,  // the draft heads' guesses (ParallelOptions::heads) from the top row of the last accepted
+           // token: head k guesses the k-th token after it; a chain runs no more guesses than heads
 };
 DecodeMode parse_decode_mode(const std::string& name);   // throws corpus::ConfigError
 DraftSource parse_draft_source(const std::string& name);  // throws corpus::ConfigError
@@ -62,6 +65,8 @@ struct ParallelOptions {
   // Target n-grams for kTrainNgram, and more candidate chains with any draft
   // (may be null; not owned).
   const NgramPool* pool = nullptr;
+  // The draft heads for kHeads, bound to the model (mt/decode/draft_heads.h; not owned).
+  const DraftHeads* heads = nullptr;
 };
 
 // One decoder pass of a sentence, for the decoding dependency graph: the

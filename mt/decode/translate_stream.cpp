@@ -45,6 +45,17 @@ bool TranslationModel::protects_placeholders() const {
   return src.piece_id(first) >= 0 && trg.piece_id(first) >= 0;
 }
 
+std::optional<PlaceholderQuota> placeholder_quota(const TranslationModel& model) {
+  if (!model.protects_placeholders()) return std::nullopt;
+  std::vector<int32_t> src_ids, trg_ids;
+  for (size_t k = 1; k <= corpus::kMaxPlaceholders; ++k) {
+    src_ids.push_back(model.src.piece_id(corpus::placeholder_symbol(k)));
+    trg_ids.push_back(model.trg.piece_id(corpus::placeholder_symbol(k)));
+  }
+  const Config& cfg = model.file.config();
+  return PlaceholderQuota(std::move(src_ids), std::move(trg_ids), cfg.eos_id, cfg.trg_vocab);
+}
+
 void set_search(TranslateOptions& opt, int beam, int n_best, const std::string& length_penalty, double alpha,
                 const std::string& decode, int block, const std::string& draft, int candidates) {
   if (n_best > beam) throw corpus::ConfigError(fmt::format("--n-best {} needs --beam {} or more", n_best, n_best));
@@ -152,15 +163,7 @@ TranslateCounts translate_stream(const TranslationModel& model, SentenceSource& 
   ModelOffsets offsets;
   PackedWeights packed(model.file.params(), make_layout(cfg, offsets).total());
   if (!decode.packed) decode.packed = &packed;
-  if (protect && opt.placeholder_quota) {
-    std::vector<int32_t> src_ids, trg_ids;
-    for (size_t k = 1; k <= corpus::kMaxPlaceholders; ++k) {
-      src_ids.push_back(model.src.piece_id(corpus::placeholder_symbol(k)));
-      trg_ids.push_back(model.trg.piece_id(corpus::placeholder_symbol(k)));
-    }
-    quota.emplace(std::move(src_ids), std::move(trg_ids), cfg.eos_id, cfg.trg_vocab);
-    decode.quota = &*quota;
-  }
+  if (opt.placeholder_quota && (quota = placeholder_quota(model))) decode.quota = &*quota;
   if (opt.ddg && opt.parallel.mode == DecodeMode::kGreedy)
     throw corpus::ConfigError("the decoding dependency graph is drawn for a parallel mode",
                               "give --decode jacobi, gs-jacobi or hybrid with --ddg");

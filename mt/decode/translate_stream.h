@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "libcorpus/core/line_reader.h"
@@ -13,6 +14,7 @@
 #include "mt/decode/greedy.h"
 #include "mt/decode/ibm1_draft.h"
 #include "mt/decode/parallel.h"
+#include "mt/decode/placeholder_quota.h"
 #include "mt/model/model_file.h"
 #include "mt/spm/spm.h"
 
@@ -29,6 +31,10 @@ struct TranslationModel {
   ModelFile file;
   Tokenizer src, trg;
 };
+
+// The placeholder quota of a model trained with --protect-placeholders
+// (each source placeholder exactly as often in the output); none otherwise.
+std::optional<PlaceholderQuota> placeholder_quota(const TranslationModel& model);
 
 struct TranslateOptions {
   DecodeOptions decode;

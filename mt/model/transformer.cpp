@@ -382,6 +382,11 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
 }
 
 template <class T>
+const T* Transformer<T>::decoder_top() const {
+  return cfg_.pre_norm ? impl_->dec_out.data() : impl_->dec_top.data();
+}
+
+template <class T>
 XentResult Transformer<T>::pass(const T* params, T* grads, const Batch& b, const PassOptions& opt) {
   Impl& m = *impl_;
   Ctx<T> c = make_ctx<T>(cfg_, params, grads, opt.dropout, opt.seed);

@@ -143,6 +143,9 @@ class Transformer {
   // after row 0 (DecoderRows, mt/layers/decoder_layer.h).
   void decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
               std::vector<T>& logits, int branches = 1);
+  // The last decode()'s rows after the decoder's final norm, before the output
+  // projection: [B*Tq, C], valid until the next call (draft heads read them).
+  const T* decoder_top() const;
 
   struct Impl;
 

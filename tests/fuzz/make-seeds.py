@@ -6,9 +6,9 @@ test data and samples (deterministic; standard library only).
 
 Every seed is a real file or a cut of one (a few KB at most), so the fuzzer
 starts from inputs that reach deep into each parser. The model seeds (ibm1,
-nmt, spm, and two of the safetensors seeds) need trained models; with
+nmt, spm, heads, and two of the safetensors seeds) need trained models; with
 --models DIR they are taken from DIR/toy.ibm1.safetensors,
-DIR/tiny.nmt.safetensors, DIR/sep.nmt.safetensors and DIR/en-fr.tmx (paracorp's TMX writer), made with the build's own tools:
+DIR/tiny.nmt.safetensors, DIR/sep.nmt.safetensors, DIR/tiny.heads.safetensors and DIR/en-fr.tmx (paracorp's TMX writer), made with the build's own tools:
 
   pc-ibm1 train -o DIR/toy.ibm1.safetensors tests/data/ibm1/toy.tsv
   head -40 tests/data/nmt/train.tsv > DIR/small.tsv
@@ -18,6 +18,9 @@ DIR/tiny.nmt.safetensors, DIR/sep.nmt.safetensors and DIR/en-fr.tmx (paracorp's 
   pc-nmt train -o DIR/sep.nmt.safetensors (the same options) --separate-vocab \
     --spm-type bpe DIR/small.tsv
   pc-tmx -s en -t fr -o DIR/en-fr.tmx tests/data/en-fr.tsv
+  cut -f1 DIR/small.tsv | sed 1d > DIR/small.en
+  pc-nmt train-heads -m DIR/tiny.nmt.safetensors -o DIR/tiny.heads.safetensors \
+    --guesses 2 --head-dim 4 --shortlist 16 --epochs 1 DIR/small.en
 
 and the fasttext seeds from DIR/tiny.lid.bin and DIR/tiny.lid.ftz, made with
 Debian's fasttext command from 40 French and 40 German sample targets:
@@ -270,6 +273,7 @@ def main():
         ibm1 = read(args.models, "toy.ibm1.safetensors")
         write("ibm1", "toy.safetensors", ibm1)
         write("safetensors", "toy-ibm1.safetensors", ibm1)
+        write("heads", "tiny.safetensors", read(args.models, "tiny.heads.safetensors"))
         for kind in ("tiny", "sep"):
             nmt, blobs = small_nmt(read(args.models, kind + ".nmt.safetensors"))
             write("nmt", kind + ".safetensors", nmt)

@@ -1,0 +1,254 @@
+// Draft heads (mt/decode/draft_heads.h, draft_heads_train.h): trained on a
+// model's own greedy outputs they let a parallel pass accept several tokens,
+// every mode still gives greedy's output token for token (heads trained or
+// not, any model variant), a head's guess is the arg-max of its layers as
+// written, training does not depend on the thread count, and a heads file
+// round-trips while one of another model, of another kind, or damaged is
+// refused.
+#include <doctest/doctest.h>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "libcorpus/core/error.h"
+#include "libcorpus/core/safetensors.h"
+#include "mt/decode/draft_heads.h"
+#include "mt/decode/draft_heads_train.h"
+#include "mt/decode/greedy.h"
+#include "mt/decode/parallel.h"
+#include "mt/model/model_file.h"
+#include "mt/model/params.h"
+#include "support/reverse_model.h"
+#include "support/tiny_nmt_file.h"
+#include "support/tmpdir.h"
+
+using namespace mt;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int kSweep = 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr int kSweep = 20;
+#else
+constexpr int kSweep = 300;
+#endif
+#else
+constexpr int kSweep = 300;
+#endif
+
+double tokens_per_pass(const std::vector<SentenceStats>& st) {
+  double tokens = 0, passes = 0;
+  for (const auto& s : st) tokens += s.tokens, passes += s.passes;
+  return tokens / passes;
+}
+
+DraftHeads trained_heads(const Config& cfg, const float* p, int heads, int epochs, int sentences = 400) {
+  const auto src = mt_test::reverse_task(static_cast<size_t>(sentences), 11).src;
+  const auto out = greedy_translate(cfg, p, src, DecodeOptions{});
+  DraftHeadsTrainOptions o;
+  o.heads = heads, o.epochs = epochs, o.batch = 64, o.lr = 3e-3f;
+  return train_draft_heads(cfg, p, src, out, DecodeOptions{}, o);
+}
+
+}  // namespace
+
+TEST_CASE("draft heads: trained on the model's outputs, every mode gives greedy's output and accepts more a pass") {
+  const ModelFile& m = mt_test::reverse_model();
+  const DraftHeads h = trained_heads(m.config(), m.params(), 3, 8, 1500);
+  const DraftHeads untrained = trained_heads(m.config(), m.params(), 3, 0, 100);
+  const auto src = mt_test::reverse_task(kSweep, 7).src;  // another seed: sentences the heads did not see
+  DecodeOptions one;
+  one.batch_size = 1;
+  std::vector<SentenceStats> gst;
+  const auto greedy = greedy_translate(m.config(), m.params(), src, one, &gst);
+  double jacobi = 0;
+  for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
+    for (int b : {2, 4, 8}) {
+      CAPTURE(static_cast<int>(mode));
+      CAPTURE(b);
+      ParallelOptions po{mode, b, DraftSource::kHeads};
+      po.heads = &h;
+      std::vector<SentenceStats> st;
+      const auto out = parallel_translate(m.config(), m.params(), src, DecodeOptions{}, po, &st);
+      size_t diff = 0;
+      for (size_t i = 0; i < src.size(); ++i) diff += out[i] != greedy[i];
+      CHECK(diff == 0);
+      if (mode == DecodeMode::kJacobi && b == 4) jacobi = tokens_per_pass(st);
+    }
+  ParallelOptions po{DecodeMode::kJacobi, 4, DraftSource::kHeads};
+  po.heads = &untrained;  // each head guesses what the model itself gives next: the last token again
+  std::vector<SentenceStats> st;
+  CHECK(parallel_translate(m.config(), m.params(), src, DecodeOptions{}, po, &st) == greedy);
+  const double before = tokens_per_pass(st);
+  MESSAGE("jacobi, block 4, three heads: tokens per pass " << jacobi << ", untrained " << before);
+  CHECK(jacobi > before + 0.1);
+}
+
+TEST_CASE("draft heads: greedy's output on random models of other variants, heads untrained or barely trained") {
+  for (bool pre : {false, true}) {
+    Config cfg = mt_test::reverse_model().config();
+    cfg.pre_norm = pre;
+    cfg.tied_output = !pre;
+    cfg.shared_embeddings = false;
+    cfg.trg_vocab = 13;
+    cfg.activation = pre ? Activation::kGelu : Activation::kSwish;
+    Transformer<float> model(cfg);
+    std::vector<float> p(static_cast<size_t>(model.layout().total()));
+    init_params(model.layout(), p.data(), 21);
+    const auto src = mt_test::reverse_task(60, 8).src;
+    DecodeOptions one;
+    one.batch_size = 1;
+    const auto greedy = greedy_translate(cfg, p.data(), src, one);
+    for (int epochs : {0, 1}) {
+      const DraftHeads h = trained_heads(cfg, p.data(), 2, epochs, 50);
+      for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kHybrid}) {
+        CAPTURE(pre);
+        CAPTURE(epochs);
+        ParallelOptions po{mode, 3, DraftSource::kHeads};
+        po.heads = &h;
+        CHECK(parallel_translate(cfg, p.data(), src, DecodeOptions{}, po) == greedy);
+      }
+    }
+  }
+}
+
+TEST_CASE("draft heads: a guess is the arg-max of the head's layers over the shortlist, computed in double") {
+  const ModelFile& m = mt_test::reverse_model();
+  const Config& cfg = m.config();
+  DraftHeads h = trained_heads(cfg, m.params(), 2, 2, 100);
+  const int C = h.dim, Hd = h.hidden, S = h.shortlist_size();
+  std::mt19937_64 g(3);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  std::vector<float> scratch, x(static_cast<size_t>(C));
+  int checked = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    for (float& v : x) v = n(g);
+    std::vector<int32_t> got(static_cast<size_t>(h.heads));
+    h.guess(x.data(), h.heads, got.data(), scratch);
+    for (int k = 0; k < h.heads; ++k) {
+      std::vector<double> a(static_cast<size_t>(Hd)), z(x.begin(), x.end());
+      for (int i = 0; i < Hd; ++i) {
+        double s = h.b1[static_cast<size_t>(k * Hd + i)];
+        for (int c = 0; c < C; ++c) s += double(h.w1[static_cast<size_t>((k * Hd + i) * C + c)]) * x[static_cast<size_t>(c)];
+        a[static_cast<size_t>(i)] = s / (1.0 + std::exp(-s));
+      }
+      for (int c = 0; c < C; ++c) {
+        double s = h.b2[static_cast<size_t>(k * C + c)];
+        for (int i = 0; i < Hd; ++i) s += double(h.w2[static_cast<size_t>((k * C + c) * Hd + i)]) * a[static_cast<size_t>(i)];
+        z[static_cast<size_t>(c)] += s;
+      }
+      std::vector<double> logit(static_cast<size_t>(S));
+      for (int s = 0; s < S; ++s) {
+        double v = h.out_b[static_cast<size_t>(s)];
+        for (int c = 0; c < C; ++c) v += double(h.out_w[static_cast<size_t>(s * C + c)]) * z[static_cast<size_t>(c)];
+        logit[static_cast<size_t>(s)] = v;
+      }
+      int best = 0, second = -1;
+      for (int s = 1; s < S; ++s)
+        if (logit[static_cast<size_t>(s)] > logit[static_cast<size_t>(best)]) best = s;
+      for (int s = 0; s < S; ++s)
+        if (s != best && (second < 0 || logit[static_cast<size_t>(s)] > logit[static_cast<size_t>(second)])) second = s;
+      if (logit[static_cast<size_t>(best)] - logit[static_cast<size_t>(second)] < 1e-3) continue;  // a near tie
+      CHECK(got[static_cast<size_t>(k)] == h.shortlist[static_cast<size_t>(best)]);
+      ++checked;
+    }
+  }
+  CHECK(checked > 80);
+}
+
+TEST_CASE("draft heads: training gives the same weights on one thread and on two") {
+  const ModelFile& m = mt_test::reverse_model();
+  auto train_on = [&](int threads) {
+    tbb::task_arena arena(threads);
+    DraftHeads h;
+    arena.execute([&] { h = trained_heads(m.config(), m.params(), 2, 2, 120); });
+    return h;
+  };
+  const DraftHeads a = train_on(1), b = train_on(2);
+  CHECK(a.shortlist == b.shortlist);
+  CHECK(a.w1 == b.w1);
+  CHECK(a.b1 == b.b1);
+  CHECK(a.w2 == b.w2);
+  CHECK(a.b2 == b.b2);
+}
+
+TEST_CASE("draft heads: the file round-trips, and heads of another model, another kind of file or a damaged one are refused") {
+  const ModelFile& m = mt_test::reverse_model();
+  const Config& cfg = m.config();
+  const DraftHeads h = trained_heads(cfg, m.params(), 2, 1, 60);
+  TmpDir d;
+  save_draft_heads(d.path("h.safetensors"), h, "a test");
+  DraftHeads r = load_draft_heads(d.path("h.safetensors"));
+  CHECK(r.heads == h.heads);
+  CHECK(r.hidden == h.hidden);
+  CHECK(r.model == h.model);
+  CHECK(r.shortlist == h.shortlist);
+  CHECK(r.w1 == h.w1);
+  CHECK(r.b2 == h.b2);
+  r.bind(cfg, m.params());
+  CHECK(r.out_w == h.out_w);
+
+  // Another model of the same shape: its output projection differs.
+  std::vector<float> other(m.params(), m.params() + m.layout().total());
+  ModelOffsets off;
+  make_layout(cfg, off);
+  other[static_cast<size_t>(off.out_b)] += 0.5f;
+  CHECK_THROWS_WITH_AS(r.bind(cfg, other.data()), doctest::Contains("trained for another model"), corpus::Error);
+  Config wider = cfg;
+  wider.dim = 2 * cfg.dim;
+  Transformer<float> wide(wider);
+  std::vector<float> wp(static_cast<size_t>(wide.layout().total()));
+  init_params(wide.layout(), wp.data(), 2);
+  CHECK_THROWS_AS(r.bind(wider, wp.data()), corpus::Error);
+
+  // A model file is not a heads file.
+  CHECK_THROWS_WITH_AS(load_draft_heads(mt::test::write_tiny_model(d)), doctest::Contains("paracorp.nmt"),
+                       corpus::Error);
+  // Truncated.
+  {
+    std::ifstream in(d.path("h.safetensors"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(d.path("cut.safetensors"), std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  }
+  CHECK_THROWS_AS(load_draft_heads(d.path("cut.safetensors")), corpus::Error);
+  // Hostile metadata: more heads than a pass has rows, shapes that do not match.
+  for (const char* heads : {"99", "-1", "2x"}) {
+    corpus::safetensors::Writer w;
+    w.metadata("format", kDraftHeadsFormat);
+    w.metadata("version", "1");
+    w.metadata("heads", heads);
+    w.metadata("dim", std::to_string(h.dim));
+    w.metadata("hidden", std::to_string(h.hidden));
+    w.metadata("model", "0123456789abcdef");
+    w.add<int32_t>("shortlist", std::span<const int32_t>(h.shortlist));
+    w.write(d.path("bad.safetensors"));
+    CAPTURE(heads);
+    CHECK_THROWS_WITH_AS(load_draft_heads(d.path("bad.safetensors")), doctest::Contains("metadata heads"), corpus::Error);
+  }
+  corpus::safetensors::Writer w;
+  w.metadata("format", kDraftHeadsFormat);
+  w.metadata("version", "1");
+  w.metadata("heads", "1");
+  w.metadata("dim", std::to_string(h.dim));
+  w.metadata("hidden", std::to_string(h.hidden + 1));  // the tensors are of h.hidden
+  w.metadata("model", "0123456789abcdef");
+  w.add<int32_t>("shortlist", std::span<const int32_t>(h.shortlist));
+  w.add<float>("head.0.w1", std::span<const float>(h.w1).subspan(0, static_cast<size_t>(h.hidden * h.dim)),
+               {static_cast<uint64_t>(h.hidden), static_cast<uint64_t>(h.dim)});
+  w.write(d.path("shape.safetensors"));
+  CHECK_THROWS_AS(load_draft_heads(d.path("shape.safetensors")), corpus::Error);
+  // Shortlist ids outside the vocabulary are refused when bound.
+  DraftHeads bad = h;
+  bad.shortlist.back() = cfg.trg_vocab;
+  CHECK_THROWS_WITH_AS(bad.bind(cfg, m.params()), doctest::Contains("outside the vocabulary"), corpus::Error);
+  // --draft heads without heads.
+  CHECK_THROWS_AS(parallel_translate(cfg, m.params(), mt_test::reverse_task(2, 9).src, DecodeOptions{},
+                                     ParallelOptions{DecodeMode::kJacobi, 3, DraftSource::kHeads}),
+                  corpus::ConfigError);
+}
