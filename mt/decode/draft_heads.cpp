@@ -61,25 +61,52 @@ void DraftHeads::bind(const Config& cfg, const float* params) {
 }
 
 void DraftHeads::guess(const float* h, int n, int32_t* out, std::vector<float>& scratch) const {
-  const int C = dim, Hd = hidden, S = shortlist_size(), heads = std::min(n, this->heads);
-  if (heads <= 0) return;
-  scratch.resize(static_cast<size_t>(Hd) + static_cast<size_t>(heads) * C + static_cast<size_t>(heads) * S);
+  const int C = dim, Hd = hidden, S = shortlist_size(), nh = std::min(n, heads);
+  if (nh <= 0) return;
+  scratch.resize(static_cast<size_t>(Hd) + static_cast<size_t>(nh) * C + static_cast<size_t>(nh) * S);
   float* a = scratch.data();
   float* z = a + Hd;
-  float* logits = z + static_cast<size_t>(heads) * C;
-  for (int k = 0; k < heads; ++k) {
+  float* logits = z + static_cast<size_t>(nh) * C;
+  for (int k = 0; k < nh; ++k) {
     const size_t kh = static_cast<size_t>(k) * Hd, kc = static_cast<size_t>(k) * C;
     linear_forward<float>(h, w1.data() + kh * C, b1.data() + kh, a, 1, Hd, C);
     for (int i = 0; i < Hd; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i]));  // SiLU
     linear_forward<float>(a, w2.data() + kc * Hd, b2.data() + kc, z + kc, 1, C, Hd);
     for (int i = 0; i < C; ++i) z[kc + i] += h[i];
   }
-  linear_forward<float>(z, out_w.data(), out_b.data(), logits, heads, S, C);  // every head in one product
-  for (int k = 0; k < heads; ++k) {
+  linear_forward<float>(z, out_w.data(), out_b.data(), logits, nh, S, C);  // every head in one product
+  for (int k = 0; k < nh; ++k) {
     int arg = 0;
     row_max(logits + static_cast<size_t>(k) * S, S, &arg);
     out[k] = shortlist[static_cast<size_t>(arg)];
   }
+}
+
+void DraftHeads::head_rows(const float* top, int N, int n, float* out, std::vector<float>& scratch) const {
+  const int C = dim, Hd = hidden;
+  const size_t c = static_cast<size_t>(C);
+  scratch.resize(static_cast<size_t>(N) * Hd + static_cast<size_t>(N) * C);
+  float* a = scratch.data();
+  float* z = a + static_cast<size_t>(N) * Hd;
+  for (int k = 0; k < std::min(n, heads); ++k) {
+    const size_t kh = static_cast<size_t>(k) * Hd, kc = static_cast<size_t>(k) * C;
+    linear_forward<float>(top, w1.data() + kh * c, b1.data() + kh, a, N, Hd, C);
+    for (size_t i = 0; i < static_cast<size_t>(N) * Hd; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i]));  // SiLU
+    linear_forward<float>(a, w2.data() + kc * Hd, b2.data() + kc, z, N, C, Hd);
+    for (int r = 0; r < N; ++r) {
+      float* o = out + (static_cast<size_t>(r) * n + k) * c;
+      const float* h = top + static_cast<size_t>(r) * c;
+      const float* zr = z + static_cast<size_t>(r) * c;
+      for (size_t i = 0; i < c; ++i) o[i] = h[i] + zr[i];
+    }
+  }
+}
+
+int32_t DraftHeads::pick(const float* logits) const {
+  int32_t best = shortlist.front();
+  for (int32_t id : shortlist)  // ascending ids: the first largest, as guess() picks
+    if (logits[id] > logits[best]) best = id;
+  return best;
 }
 
 void save_draft_heads(const std::string& path, const DraftHeads& h, const std::string& trained_on) {

@@ -40,6 +40,12 @@ struct DraftHeads {
   // out[k] = the guess for the token k + 1 places after the one h gave.
   // Scratch is the caller's.
   void guess(const float* h, int n, int32_t* out, std::vector<float>& scratch) const;
+  // What a pass projects for the first n heads instead (Transformer::decode's
+  // ExtraRows): each top row's head inputs z, row r * n + k of `out` for row
+  // r of `top` [N, dim] and head k; then pick() reads a head's guess from
+  // its row of logits over the whole vocabulary, among the shortlist.
+  void head_rows(const float* top, int N, int n, float* out, std::vector<float>& scratch) const;
+  int32_t pick(const float* logits) const;
 };
 
 // A 64-bit fingerprint of the model's output projection (weights and bias),

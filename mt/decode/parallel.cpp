@@ -157,6 +157,17 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
   std::vector<int32_t> in, o, best, prefix;
   std::vector<float> logits, scratch;
   const std::vector<int> demand = opt.quota ? opt.quota->demand(src) : std::vector<int>{};
+  // The heads guess from the row that gives the last accepted token. While
+  // the pass's rows and one per head for each of them fit the 4-row tile of
+  // the packed product (block 2), the heads' rows go through the output
+  // projection with the pass's own, nearly free; past that a second
+  // projection of all those rows would cost more than the heads' own
+  // product on the winning row alone (bench/results/nmt-draft-heads-zen5.txt).
+  const int nh = po.draft == DraftSource::kHeads ? std::min(po.heads->heads, b - 1) : 0;
+  constexpr int kTileRows = 4;
+  const ExtraRows<float> heads_rows{nh, [&](const float* top, int N, float* out) {
+                                      po.heads->head_rows(top, N, nh, out, scratch);
+                                    }};
   int eos_at = -1;  // where the first EOS was accepted
   int block_end = std::min(b, limit);
   while (static_cast<int>(y.size()) < limit) {
@@ -169,7 +180,8 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
     in.assign(1, x);
     for (const auto& c : chains) in.insert(in.end(), c.begin(), c.end());
     const int Tq = static_cast<int>(in.size()), K = static_cast<int>(chains.size());
-    model.decode(p, cache, in.data(), Tq, t0, logits, L > 0 ? K : 1);
+    const bool fold = nh > 0 && Tq * (1 + nh) <= kTileRows;
+    model.decode(p, cache, in.data(), Tq, t0, logits, L > 0 ? K : 1, fold ? &heads_rows : nullptr);
     ++st.passes;
     // Chain c's rows are 1 + c*L ..; its outputs o[0] then theirs.
     auto row_of = [&](int c, int d) { return static_cast<size_t>(d == 0 ? 0 : 1 + c * L + d - 1); };
@@ -215,10 +227,15 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
       y.push_back(best[static_cast<size_t>(i)]);
     }
     st.tokens += a;
-    if (po.draft == DraftSource::kHeads) {  // the heads read the row that gave the last accepted token
-      guess.resize(static_cast<size_t>(std::min(po.heads->heads, b - 1)));  // no more than a chain runs
-      po.heads->guess(model.decoder_top() + row_of(win, a - 1) * static_cast<size_t>(cfg.dim),
-                      static_cast<int>(guess.size()), guess.data(), scratch);
+    if (nh && !fold) {
+      guess.resize(static_cast<size_t>(nh));
+      po.heads->guess(model.decoder_top() + row_of(win, a - 1) * static_cast<size_t>(cfg.dim), nh, guess.data(),
+                      scratch);
+    } else if (nh) {
+      guess.resize(static_cast<size_t>(nh));
+      for (int k = 0; k < nh; ++k)
+        guess[static_cast<size_t>(k)] = po.heads->pick(
+            logits.data() + (static_cast<size_t>(Tq) + row_of(win, a - 1) * static_cast<size_t>(nh) + static_cast<size_t>(k)) * static_cast<size_t>(V));
     } else {
       guess.assign(best.begin() + a, best.end());  // the Jacobi iterate for the next outputs
     }

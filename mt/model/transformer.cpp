@@ -123,6 +123,7 @@ struct Transformer<T>::Impl {
   std::vector<T> enc_top, enc_out, enc_mean, enc_rstd;  // final norm input, encoder output
   std::vector<T> dec_top, dec_out, dec_mean, dec_rstd;
   std::vector<T> logits;  // [B*U, V]: logits, then probabilities, then their gradient
+  std::vector<T> proj_in;  // a decoding pass's top rows and its ExtraRows, projected together
   std::vector<int32_t> dec_pos;  // decoding: the positions of the rows run
   std::vector<T> enc;            // decoding: the encoder output
 };
@@ -263,15 +264,29 @@ void encoder_backward(Ctx<T>& c, typename Transformer<T>::Impl& m, const ModelOf
 // and the output projection, for training (cache null) and decoding alike.
 template <class T>
 void decoder_forward(Ctx<T>& c, typename Transformer<T>::Impl& m, const ModelOffsets& off, const DecoderRows& r,
-                     const T* h, const T* enc, DecoderCache<T>* cache) {
+                     const T* h, const T* enc, DecoderCache<T>* cache, const ExtraRows<T>* extra = nullptr) {
   const int N = r.B * r.Tq, V = c.cfg.trg_vocab;
   const DecoderLayerSettings ls = layer_settings(c.cfg, c.rs);
   for (int l = 0; l < c.cfg.dec_layers; ++l)
     h = decoder_layer_forward<T>(off.dec[l].weights(c.p), ls, r, h, enc, cache ? &cache->layers[l] : nullptr,
                                  m.dec[l], c.seeds);
   const T* top = final_norm(c, h, N, off.dec_final, m.dec_top, m.dec_out, m.dec_mean, m.dec_rstd);
-  m.logits.resize(static_cast<int64_t>(N) * V);
-  linear_forward<T>(top, c.p + off.out_w, c.p + off.out_b, m.logits.data(), N, V, c.C);
+  const int X = extra ? N * extra->per_row : 0;
+  m.logits.resize(static_cast<int64_t>(N + X) * V);
+  if (X == 0) {
+    linear_forward<T>(top, c.p + off.out_w, c.p + off.out_b, m.logits.data(), N, V, c.C);
+    return;
+  }
+  const int64_t C = c.C;
+  m.proj_in.resize(static_cast<size_t>((N + X) * C));
+  std::copy_n(top, N * C, m.proj_in.data());
+  extra->make(top, N, m.proj_in.data() + N * C);
+  if (N + X <= kFewRows) {  // one product: the pass's rows keep their bits
+    linear_forward<T>(m.proj_in.data(), c.p + off.out_w, c.p + off.out_b, m.logits.data(), N + X, V, c.C);
+  } else {
+    linear_forward<T>(top, c.p + off.out_w, c.p + off.out_b, m.logits.data(), N, V, c.C);
+    linear_forward<T>(m.proj_in.data() + N * C, c.p + off.out_w, c.p + off.out_b, m.logits.data() + N * V, X, V, c.C);
+  }
 }
 
 }  // namespace
@@ -360,7 +375,7 @@ void Transformer<T>::start_decoding(const T* params, const Batch& batch, int cap
 
 template <class T>
 void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
-                            std::vector<T>& logits, int branches) {
+                            std::vector<T>& logits, int branches, const ExtraRows<T>* extra) {
   if (branches < 1 || (branches > 1 && (cache.B != 1 || (Tq - 1) % branches != 0)))
     throw corpus::Error(fmt::format("a tree pass of {} rows in {} branches over {} sequences", Tq, branches, cache.B));
   const int L = (Tq - 1) / branches;  // with branches > 1, the rows of a chain
@@ -377,7 +392,7 @@ void Transformer<T>::decode(const T* params, DecoderCache<T>& cache, const int32
   m.trg_emb.resize(static_cast<int64_t>(N) * C);
   embed<T>(cfg_, tokens, m.dec_pos.data(), params + off_.trg_emb, m.trg_emb.data(), N);
   DecoderRows r{cache.B, Tq, cache.S, cache.src_len.data(), nullptr, t0, branches, cache.source.data()};
-  decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache);
+  decoder_forward<T>(c, m, off_, r, m.trg_emb.data(), nullptr, &cache, extra);
   logits.swap(m.logits);  // no copy: the caller's old buffer becomes the next pass's
 }
 

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "mt/layers/attention.h"
@@ -115,6 +117,18 @@ struct DecoderCache {
   void keep_branch(int c, int rows);
 };
 
+// Rows made from a decoding pass's top rows (after the final norm) that go
+// through the output projection in the same product (draft heads,
+// mt/decode/draft_heads.h): make(top, N, out) writes N * per_row rows of dim
+// values. Their logits follow the pass's N rows. A row's logits do not depend
+// on the rows computed with it while the product has at most kFewRows rows;
+// past that the extra rows get a product of their own.
+template <class T>
+struct ExtraRows {
+  int per_row = 0;
+  std::function<void(const T* top, int N, T* out)> make;
+};
+
 template <class T>
 class Transformer {
  public:
@@ -142,7 +156,7 @@ class Transformer {
   // `branches` > 1 (one sequence), the rows are a tree of that many chains
   // after row 0 (DecoderRows, mt/layers/decoder_layer.h).
   void decode(const T* params, DecoderCache<T>& cache, const int32_t* tokens, int Tq, int t0,
-              std::vector<T>& logits, int branches = 1);
+              std::vector<T>& logits, int branches = 1, const ExtraRows<T>* extra = nullptr);
   // The last decode()'s rows after the decoder's final norm, before the output
   // projection: [B*Tq, C], valid until the next call (draft heads read them).
   const T* decoder_top() const;

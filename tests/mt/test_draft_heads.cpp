@@ -22,6 +22,7 @@
 #include "mt/decode/parallel.h"
 #include "mt/model/model_file.h"
 #include "mt/model/params.h"
+#include "mt/model/transformer.h"
 #include "support/reverse_model.h"
 #include "support/tiny_nmt_file.h"
 #include "support/tmpdir.h"
@@ -160,6 +161,47 @@ TEST_CASE("draft heads: a guess is the arg-max of the head's layers over the sho
     }
   }
   CHECK(checked > 80);
+}
+
+TEST_CASE("draft heads: the rows a pass projects for the heads give guess()'s guesses, and leave the pass's logits as they were") {
+  const ModelFile& m = mt_test::reverse_model();
+  const Config& cfg = m.config();
+  const DraftHeads h = trained_heads(cfg, m.params(), 3, 2, 100);
+  const auto src = mt_test::reverse_task(20, 5).src;
+  Transformer<float> model(cfg);
+  DecoderCache<float> cache;
+  std::vector<float> plain, folded, scratch, rows;
+  int compared = 0;
+  for (const auto& s : src) {
+    for (int n : {1, 3}) {
+      const std::vector<int32_t> in{cfg.bos_id, s[0], s[1]};  // three rows, as a block-3 pass runs them
+      const int Tq = static_cast<int>(in.size());
+      model.start_decoding(m.params(), make_batch(cfg, {&s}, {}), 8, cache);
+      model.decode(m.params(), cache, in.data(), Tq, 0, plain);
+      const std::vector<float> top(model.decoder_top(), model.decoder_top() + static_cast<size_t>(Tq) * cfg.dim);
+      const ExtraRows<float> extra{n, [&](const float* t, int N, float* out) { h.head_rows(t, N, n, out, scratch); }};
+      model.start_decoding(m.params(), make_batch(cfg, {&s}, {}), 8, cache);
+      model.decode(m.params(), cache, in.data(), Tq, 0, folded, 1, &extra);
+      REQUIRE(folded.size() == static_cast<size_t>(Tq * (1 + n) * cfg.trg_vocab));
+      CHECK(std::equal(plain.begin(), plain.end(), folded.begin()));  // the pass's own rows, bit for bit
+      for (int r = 0; r < Tq; ++r) {
+        std::vector<int32_t> want(static_cast<size_t>(n));
+        h.guess(top.data() + static_cast<size_t>(r) * cfg.dim, n, want.data(), rows);
+        for (int k = 0; k < n; ++k) {
+          const float* row = folded.data() + static_cast<size_t>(Tq + r * n + k) * cfg.trg_vocab;
+          const int32_t got = h.pick(row);
+          // A near tie may go either way between the two products.
+          float second = -1e30f;
+          for (int32_t id : h.shortlist)
+            if (id != got) second = std::max(second, row[id]);
+          if (row[got] - second < 1e-3f) continue;
+          CHECK(got == want[static_cast<size_t>(k)]);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 200);
 }
 
 TEST_CASE("draft heads: training gives the same weights on one thread and on two") {
