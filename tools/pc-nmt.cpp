@@ -33,6 +33,28 @@ const char* kUsage = "pc-nmt train -o MODEL [options] TRAIN.tsv... | translate -
                      "train-heads -m MODEL -o HEADS [TEXT] | inspect -m MODEL | "
                      "import-marian -o MODEL FOLDER | average -o MODEL MODEL...";
 
+// translate's and train-heads' input: the lines of a text, or with
+// --column one column of a TSV bitext.
+struct Sentences {
+  std::unique_ptr<ByteSource> src;  // the text's (the bitext's reader owns it)
+  std::optional<LineReader> lines;
+  std::unique_ptr<corpus::BitextLines> rows;
+  std::unique_ptr<mt::SentenceSource> sentences;
+  uint64_t bytes_read() const { return rows ? rows->raw_bytes_read() : src->raw_bytes_read(); }
+};
+
+Sentences open_sentences(std::unique_ptr<ByteSource> src, const Args& a, const cli::Common& c) {
+  Sentences s;
+  s.src = std::move(src);
+  if (a.column.empty()) {
+    s.sentences = mt::text_sentences(s.lines.emplace(*s.src, c.max_line));
+  } else {
+    s.rows = corpus::open_tsv_lines(std::move(s.src), {c.max_line});
+    s.sentences = mt::column_sentences(*s.rows, a.column, a.out_column);
+  }
+  return s;
+}
+
 void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<std::string> files) {
   if (c.output == "-" || c.output.empty()) throw cli::UsageError("train needs -o MODEL (a .safetensors file)");
   if (files.empty()) ctx.check_stdin_not_terminal(kUsage);
@@ -63,23 +85,14 @@ void train(cli::Context& ctx, const cli::Common& c, const Args& a, std::vector<s
 
 void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std::vector<std::string>& files) {
   if (a.model.empty()) throw cli::UsageError("translate needs -m MODEL");
-  auto src = open_input(ctx.single_input(files, kUsage));
+  if (a.n_best && !a.column.empty()) throw cli::UsageError("--n-best writes its own rows: give it without --column");
+  Sentences in = open_sentences(open_input(ctx.single_input(files, kUsage)), a, c);
   const mt::TranslationModel model(a.model);
   mt::use_single_threaded_blas();
   mt::TranslateOptions opt;
   opt.decode = {a.batch_size, a.max_len_factor};
   opt.placeholder_quota = !a.free_placeholders;
   mt::set_search(opt, a.beam, a.n_best, a.length_penalty, a.alpha, a.decode, a.block, a.draft, a.candidates);
-  std::optional<LineReader> lines;
-  std::unique_ptr<corpus::BitextLines> rows;
-  std::unique_ptr<mt::SentenceSource> in;
-  if (a.column.empty()) {
-    in = mt::text_sentences(lines.emplace(*src, c.max_line));
-  } else {
-    if (a.n_best) throw cli::UsageError("--n-best writes its own rows: give it without --column");
-    rows = corpus::open_tsv_lines(std::move(src), {c.max_line});
-    in = mt::column_sentences(*rows, a.column, a.out_column);
-  }
   Output out(c.output);
   std::optional<Output> stats;
   if (!a.stats.empty()) opt.stats = &stats.emplace(a.stats);
@@ -107,8 +120,8 @@ void translate(cli::Context& ctx, const cli::Common& c, const Args& a, const std
   if (!a.ddg.empty()) opt.ddg = &ddg.emplace(a.ddg);
   opt.ddg_caption = fmt::format("pc-nmt translate --decode {} --block {} --draft {} --candidates {}", a.decode, a.block,
                                 a.draft, a.candidates);
-  const mt::TranslateCounts n = mt::translate_stream(model, *in, out, opt, [&](uint64_t done) {
-    ctx.progress().update(rows ? rows->raw_bytes_read() : src->raw_bytes_read(), done);
+  const mt::TranslateCounts n = mt::translate_stream(model, *in.sentences, out, opt, [&](uint64_t done) {
+    ctx.progress().update(in.bytes_read(), done);
   });
   out.commit();
   if (stats) stats->commit();
@@ -127,24 +140,15 @@ void train_heads(cli::Context& ctx, const cli::Common& c, const Args& a, const s
   if (a.model.empty()) throw cli::UsageError("train-heads needs -m MODEL");
   if (c.output.empty() || c.output == "-") throw cli::UsageError("train-heads needs -o HEADS (a .safetensors file)");
   const std::string name = ctx.single_input(files, kUsage);
-  auto src = open_input(name);
+  Sentences in = open_sentences(open_input(name), a, c);
   const mt::TranslationModel model(a.model);
   mt::use_single_threaded_blas();
-  std::optional<LineReader> lines;
-  std::unique_ptr<corpus::BitextLines> rows;
-  std::unique_ptr<mt::SentenceSource> in;
-  if (a.column.empty()) {
-    in = mt::text_sentences(lines.emplace(*src, c.max_line));
-  } else {
-    rows = corpus::open_tsv_lines(std::move(src), {c.max_line});
-    in = mt::column_sentences(*rows, a.column, a.out_column);
-  }
   mt::DraftHeadsTrainOptions o;
   o.heads = a.guesses, o.hidden = a.head_dim, o.shortlist = a.shortlist, o.epochs = a.head_epochs, o.seed = c.seed;
   mt::HeadsRunCounts n;
   mt::DraftHeadsTrainReport rep;
   const mt::DraftHeads h = mt::train_heads_on_text(
-      model, *in, a.sentences, {a.batch_size, a.max_len_factor}, o, n, &rep,
+      model, *in.sentences, a.sentences, {a.batch_size, a.max_len_factor}, o, n, &rep,
       [&](int epoch, double loss) { ctx.info(fmt::format("epoch {}: loss {:.4f} (heads summed)", epoch, loss)); });
   mt::save_draft_heads(c.output, h, fmt::format("{} sentences of {}", n.sentences, name));
   ctx.set_count("lines", n.lines);

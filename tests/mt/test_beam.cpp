@@ -48,15 +48,8 @@ TEST_CASE("beam: a beam of 1 is greedy decoding, token for token") {
   // Also on random models of other variants (pre-norm, untied, separate
   // vocabularies), where sentences often run to the length limit.
   for (bool pre : {false, true}) {
-    Config cfg = m.config();
-    cfg.pre_norm = pre;
-    cfg.tied_output = !pre;
-    cfg.shared_embeddings = false;
-    cfg.trg_vocab = 13;
-    cfg.activation = pre ? Activation::kGelu : Activation::kSwish;
-    Transformer<float> model(cfg);
-    std::vector<float> p(static_cast<size_t>(model.layout().total()));
-    init_params(model.layout(), p.data(), 9);
+    const Config cfg = mt_test::variant_config(pre);
+    const std::vector<float> p = mt_test::random_params(cfg, 9);
     CHECK(best_of(beam_translate(cfg, p.data(), src, opt, BeamOptions{1, 1, LengthPenalty::kGnmt, 0.6})) ==
           greedy_translate(cfg, p.data(), src, opt));
   }

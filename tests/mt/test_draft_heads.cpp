@@ -31,24 +31,6 @@ using namespace mt;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kSweep = 20;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int kSweep = 20;
-#else
-constexpr int kSweep = 300;
-#endif
-#else
-constexpr int kSweep = 300;
-#endif
-
-double tokens_per_pass(const std::vector<SentenceStats>& st) {
-  double tokens = 0, passes = 0;
-  for (const auto& s : st) tokens += s.tokens, passes += s.passes;
-  return tokens / passes;
-}
-
 DraftHeads trained_heads(const Config& cfg, const float* p, int heads, int epochs, int sentences = 400) {
   const auto src = mt_test::reverse_task(static_cast<size_t>(sentences), 11).src;
   const auto out = greedy_translate(cfg, p, src, DecodeOptions{});
@@ -63,11 +45,9 @@ TEST_CASE("draft heads: trained on the model's outputs, every mode gives greedy'
   const ModelFile& m = mt_test::reverse_model();
   const DraftHeads h = trained_heads(m.config(), m.params(), 3, 8, 1500);
   const DraftHeads untrained = trained_heads(m.config(), m.params(), 3, 0, 100);
-  const auto src = mt_test::reverse_task(kSweep, 7).src;  // another seed: sentences the heads did not see
-  DecodeOptions one;
-  one.batch_size = 1;
+  const auto src = mt_test::reverse_task(mt_test::kSweep, 7).src;  // another seed: sentences the heads did not see
   std::vector<SentenceStats> gst;
-  const auto greedy = greedy_translate(m.config(), m.params(), src, one, &gst);
+  const auto greedy = mt_test::greedy_alone(m.config(), m.params(), src, &gst);
   double jacobi = 0;
   for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
     for (int b : {2, 4, 8}) {
@@ -80,32 +60,23 @@ TEST_CASE("draft heads: trained on the model's outputs, every mode gives greedy'
       size_t diff = 0;
       for (size_t i = 0; i < src.size(); ++i) diff += out[i] != greedy[i];
       CHECK(diff == 0);
-      if (mode == DecodeMode::kJacobi && b == 4) jacobi = tokens_per_pass(st);
+      if (mode == DecodeMode::kJacobi && b == 4) jacobi = mt_test::tokens_per_pass(st);
     }
   ParallelOptions po{DecodeMode::kJacobi, 4, DraftSource::kHeads};
   po.heads = &untrained;  // each head guesses what the model itself gives next: the last token again
   std::vector<SentenceStats> st;
   CHECK(parallel_translate(m.config(), m.params(), src, DecodeOptions{}, po, &st) == greedy);
-  const double before = tokens_per_pass(st);
+  const double before = mt_test::tokens_per_pass(st);
   MESSAGE("jacobi, block 4, three heads: tokens per pass " << jacobi << ", untrained " << before);
   CHECK(jacobi > before + 0.1);
 }
 
 TEST_CASE("draft heads: greedy's output on random models of other variants, heads untrained or barely trained") {
   for (bool pre : {false, true}) {
-    Config cfg = mt_test::reverse_model().config();
-    cfg.pre_norm = pre;
-    cfg.tied_output = !pre;
-    cfg.shared_embeddings = false;
-    cfg.trg_vocab = 13;
-    cfg.activation = pre ? Activation::kGelu : Activation::kSwish;
-    Transformer<float> model(cfg);
-    std::vector<float> p(static_cast<size_t>(model.layout().total()));
-    init_params(model.layout(), p.data(), 21);
+    const Config cfg = mt_test::variant_config(pre);
+    const std::vector<float> p = mt_test::random_params(cfg, 21);
     const auto src = mt_test::reverse_task(60, 8).src;
-    DecodeOptions one;
-    one.batch_size = 1;
-    const auto greedy = greedy_translate(cfg, p.data(), src, one);
+    const auto greedy = mt_test::greedy_alone(cfg, p.data(), src);
     for (int epochs : {0, 1}) {
       const DraftHeads h = trained_heads(cfg, p.data(), 2, epochs, 50);
       for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kHybrid}) {

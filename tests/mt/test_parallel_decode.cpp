@@ -20,20 +20,6 @@ using namespace mt;
 
 namespace {
 
-// Under the sanitizers (ten times slower, and there for memory errors, not
-// for the sweep) the exactness sweeps decode 20 sentences of the 300.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kSweep = 20;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int kSweep = 20;
-#else
-constexpr int kSweep = 300;
-#endif
-#else
-constexpr int kSweep = 300;
-#endif
-
 std::string mode_name(DecodeMode m) {
   return m == DecodeMode::kJacobi ? "jacobi" : m == DecodeMode::kGsJacobi ? "gs-jacobi" : "hybrid";
 }
@@ -41,22 +27,14 @@ std::string draft_name(DraftSource d) {
   return d == DraftSource::kPad ? "pad" : d == DraftSource::kCopy ? "copy" : d == DraftSource::kNgram ? "ngram" : "train-ngram";
 }
 
-double tokens_per_pass(const std::vector<SentenceStats>& st) {
-  double tokens = 0, passes = 0;
-  for (const auto& s : st) tokens += s.tokens, passes += s.passes;
-  return tokens / passes;
-}
-
 }  // namespace
 
 TEST_CASE("parallel decoding: every mode, draft and block gives greedy's output on 300 sentences (20 under a sanitizer)") {
   const ModelFile& m = mt_test::reverse_model();
-  const auto src = mt_test::reverse_task(kSweep, 7).src;
-  DecodeOptions one;
-  one.batch_size = 1;
+  const auto src = mt_test::reverse_task(mt_test::kSweep, 7).src;
   std::vector<SentenceStats> gst;
-  const auto greedy = greedy_translate(m.config(), m.params(), src, one, &gst);
-  CHECK(tokens_per_pass(gst) == 1.0);
+  const auto greedy = mt_test::greedy_alone(m.config(), m.params(), src, &gst);
+  CHECK(mt_test::tokens_per_pass(gst) == 1.0);
   double best = 0;
   for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
     for (DraftSource d : {DraftSource::kPad, DraftSource::kCopy, DraftSource::kNgram})
@@ -71,9 +49,9 @@ TEST_CASE("parallel decoding: every mode, draft and block gives greedy's output 
         for (size_t i = 0; i < src.size(); ++i) diff += out[i] != greedy[i];
         CHECK(diff == 0);
         for (size_t i = 0; i < src.size(); ++i) CHECK(st[i].tokens == gst[i].tokens);
-        if (mode != DecodeMode::kGsJacobi) best = std::max(best, tokens_per_pass(st));
+        if (mode != DecodeMode::kGsJacobi) best = std::max(best, mt_test::tokens_per_pass(st));
         // A block of one is greedy, pass for pass (gs-jacobi runs on to the length limit).
-        if (b == 1 && mode != DecodeMode::kGsJacobi) CHECK(tokens_per_pass(st) == 1.0);
+        if (b == 1 && mode != DecodeMode::kGsJacobi) CHECK(mt_test::tokens_per_pass(st) == 1.0);
       }
   MESSAGE("best tokens per pass " << best);
   CHECK(best > 1.1);  // the guesses are not all wrong: passes accept several tokens
@@ -81,19 +59,10 @@ TEST_CASE("parallel decoding: every mode, draft and block gives greedy's output 
 
 TEST_CASE("parallel decoding: greedy's output on random models of other variants") {
   for (bool pre : {false, true}) {
-    Config cfg = mt_test::reverse_model().config();
-    cfg.pre_norm = pre;
-    cfg.tied_output = !pre;
-    cfg.shared_embeddings = false;
-    cfg.trg_vocab = 13;
-    cfg.activation = pre ? Activation::kGelu : Activation::kSwish;
-    Transformer<float> model(cfg);
-    std::vector<float> p(static_cast<size_t>(model.layout().total()));
-    init_params(model.layout(), p.data(), 21);
+    const Config cfg = mt_test::variant_config(pre);
+    const std::vector<float> p = mt_test::random_params(cfg, 21);
     const auto src = mt_test::reverse_task(60, 8).src;
-    DecodeOptions one;
-    one.batch_size = 1;
-    const auto greedy = greedy_translate(cfg, p.data(), src, one);
+    const auto greedy = mt_test::greedy_alone(cfg, p.data(), src);
     for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
       for (DraftSource d : {DraftSource::kPad, DraftSource::kNgram}) {
         CAPTURE(mode_name(mode));
@@ -216,10 +185,8 @@ TEST_CASE("parallel decoding: a tree pass's chains have the bits of one-chain pa
 
 TEST_CASE("parallel decoding: several candidates give greedy's output and accept more tokens a pass") {
   const ModelFile& m = mt_test::reverse_model();
-  const auto src = mt_test::reverse_task(kSweep, 7).src;
-  DecodeOptions one;
-  one.batch_size = 1;
-  const auto greedy = greedy_translate(m.config(), m.params(), src, one);
+  const auto src = mt_test::reverse_task(mt_test::kSweep, 7).src;
+  const auto greedy = mt_test::greedy_alone(m.config(), m.params(), src);
   for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
     for (DraftSource d : {DraftSource::kPad, DraftSource::kCopy, DraftSource::kNgram}) {
       CAPTURE(mode_name(mode));
@@ -229,7 +196,7 @@ TEST_CASE("parallel decoding: several candidates give greedy's output and accept
             greedy);
       CHECK(parallel_translate(m.config(), m.params(), src, DecodeOptions{}, ParallelOptions{mode, 4, d, 5}, &st3) ==
             greedy);
-      if (mode != DecodeMode::kGsJacobi) CHECK(tokens_per_pass(st3) > tokens_per_pass(st1));
+      if (mode != DecodeMode::kGsJacobi) CHECK(mt_test::tokens_per_pass(st3) > mt_test::tokens_per_pass(st1));
     }
   CHECK_THROWS_AS(parallel_translate(m.config(), m.params(), src, DecodeOptions{},
                                      ParallelOptions{DecodeMode::kJacobi, 4, DraftSource::kNgram, 6}),
@@ -239,14 +206,12 @@ TEST_CASE("parallel decoding: several candidates give greedy's output and accept
 TEST_CASE("parallel decoding: --draft train-ngram and a pool's extra chains give greedy's output") {
   const ModelFile& m = mt_test::reverse_model();
   const Config& cfg = m.config();
-  const auto src = mt_test::reverse_task(kSweep, 7).src;
+  const auto src = mt_test::reverse_task(mt_test::kSweep, 7).src;
   // The pool's sentences are other ones (as training targets are).
   const NgramPool pool = NgramPool::from_sequences(mt_test::reverse_task(2000, 11).trg, cfg.bos_id, cfg.eos_id, 4);
   CHECK(pool.sentences() == 2000);
   CHECK(pool.contexts() == 13);  // BOS and the 12 symbols
-  DecodeOptions one;
-  one.batch_size = 1;
-  const auto greedy = greedy_translate(cfg, m.params(), src, one);
+  const auto greedy = mt_test::greedy_alone(cfg, m.params(), src);
   for (DecodeMode mode : {DecodeMode::kJacobi, DecodeMode::kGsJacobi, DecodeMode::kHybrid})
     for (DraftSource d : {DraftSource::kTrainNgram, DraftSource::kNgram, DraftSource::kPad})
       for (int k : {1, 5}) {

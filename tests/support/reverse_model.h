@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "support/tmpdir.h"
+#include "mt/decode/greedy.h"
 #include "mt/model/model_file.h"
+#include "mt/model/params.h"
+#include "mt/model/transformer.h"
 #include "mt/train/trainer.h"
 
 namespace mt_test {
@@ -85,6 +88,60 @@ inline const mt::ModelFile& reverse_model() {
     return mt::ModelFile(cache);
   }();
   return model;
+}
+
+// The reverse model's settings with the variants it was not trained as:
+// post-norm tied (pre = false) or pre-norm untied (true), separate
+// vocabularies, 13 target symbols, Swish or GELU. Random weights go with it
+// (init_params): for decoding tests where sentences often run to the limit.
+inline mt::Config variant_config(bool pre) {
+  mt::Config cfg = reverse_model().config();
+  cfg.pre_norm = pre;
+  cfg.tied_output = !pre;
+  cfg.shared_embeddings = false;
+  cfg.trg_vocab = 13;
+  cfg.activation = pre ? mt::Activation::kGelu : mt::Activation::kSwish;
+  return cfg;
+}
+
+// Seeded random weights for a config (init_params).
+inline std::vector<float> random_params(const mt::Config& cfg, uint64_t seed) {
+  mt::ModelOffsets off;
+  const mt::ParamLayout layout = mt::make_layout(cfg, off);
+  std::vector<float> p(static_cast<size_t>(layout.total()));
+  mt::init_params(layout, p.data(), seed);
+  return p;
+}
+
+// Under the sanitizers (ten times slower, and there for memory errors, not
+// for the sweep) the exactness sweeps decode 20 sentences of the 300.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr int kSweep = 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr int kSweep = 20;
+#else
+inline constexpr int kSweep = 300;
+#endif
+#else
+inline constexpr int kSweep = 300;
+#endif
+
+// Greedy decoding a sentence at a time (batch size 1), as the parallel
+// modes decode: what they must give, pass for pass in `st`.
+inline std::vector<std::vector<int32_t>> greedy_alone(const mt::Config& cfg, const float* params,
+                                                      const std::vector<std::vector<int32_t>>& src,
+                                                      std::vector<mt::SentenceStats>* st = nullptr) {
+  mt::DecodeOptions one;
+  one.batch_size = 1;
+  return mt::greedy_translate(cfg, params, src, one, st);
+}
+
+// Tokens (EOS included) a decoder pass over a set of sentences.
+inline double tokens_per_pass(const std::vector<mt::SentenceStats>& st) {
+  double tokens = 0, passes = 0;
+  for (const auto& s : st) tokens += s.tokens, passes += s.passes;
+  return tokens / passes;
 }
 
 }  // namespace mt_test
