@@ -231,11 +231,11 @@ void decode_one(const Config& cfg, const float* p, Transformer<float>& model, De
       guess.resize(static_cast<size_t>(nh));
       po.heads->guess(model.decoder_top() + row_of(win, a - 1) * static_cast<size_t>(cfg.dim), nh, guess.data(),
                       scratch);
-    } else if (nh) {
+    } else if (nh) {  // head k's row for pass row r is row Tq + r * nh + k of the logits
       guess.resize(static_cast<size_t>(nh));
+      const size_t first = static_cast<size_t>(Tq) + row_of(win, a - 1) * static_cast<size_t>(nh);
       for (int k = 0; k < nh; ++k)
-        guess[static_cast<size_t>(k)] = po.heads->pick(
-            logits.data() + (static_cast<size_t>(Tq) + row_of(win, a - 1) * static_cast<size_t>(nh) + static_cast<size_t>(k)) * static_cast<size_t>(V));
+        guess[static_cast<size_t>(k)] = po.heads->pick(logits.data() + (first + static_cast<size_t>(k)) * static_cast<size_t>(V));
     } else {
       guess.assign(best.begin() + a, best.end());  // the Jacobi iterate for the next outputs
     }
@@ -280,7 +280,8 @@ std::vector<std::vector<int32_t>> parallel_translate(const Config& cfg, const fl
     throw corpus::ConfigError("--draft train-ngram needs a pool of target sentences",
                               "give --ngram-pool FILE (the training targets, a sentence a line)");
   if (popt.draft == DraftSource::kHeads && (!popt.heads || popt.heads->out_w.empty()))
-    throw corpus::ConfigError("--draft heads needs draft heads of this model", "give --heads FILE (pc-nmt train-heads)");
+    throw corpus::ConfigError("--draft heads needs draft heads of this model",
+                              "give --draft-heads FILE (pc-nmt train-heads)");
   if (popt.draft == DraftSource::kCopy && !cfg.shared_embeddings)
     throw corpus::ConfigError("--draft copy needs a model with one vocabulary for both sides",
                               "use --draft pad or ngram with this model");
