@@ -63,17 +63,11 @@ void DraftHeads::bind(const Config& cfg, const float* params) {
 void DraftHeads::guess(const float* h, int n, int32_t* out, std::vector<float>& scratch) const {
   const int C = dim, Hd = hidden, S = shortlist_size(), nh = std::min(n, heads);
   if (nh <= 0) return;
-  scratch.resize(static_cast<size_t>(Hd) + static_cast<size_t>(nh) * C + static_cast<size_t>(nh) * S);
-  float* a = scratch.data();
-  float* z = a + Hd;
+  // The layers' temporaries for one row, then the heads' rows z, then their logits.
+  scratch.resize(static_cast<size_t>(Hd) + static_cast<size_t>(C) + static_cast<size_t>(nh) * (C + S));
+  float* z = scratch.data() + Hd + C;
   float* logits = z + static_cast<size_t>(nh) * C;
-  for (int k = 0; k < nh; ++k) {
-    const size_t kh = static_cast<size_t>(k) * Hd, kc = static_cast<size_t>(k) * C;
-    linear_forward<float>(h, w1.data() + kh * C, b1.data() + kh, a, 1, Hd, C);
-    for (int i = 0; i < Hd; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i]));  // SiLU
-    linear_forward<float>(a, w2.data() + kc * Hd, b2.data() + kc, z + kc, 1, C, Hd);
-    for (int i = 0; i < C; ++i) z[kc + i] += h[i];
-  }
+  head_layers(h, 1, nh, z, scratch.data(), scratch.data() + Hd);
   linear_forward<float>(z, out_w.data(), out_b.data(), logits, nh, S, C);  // every head in one product
   for (int k = 0; k < nh; ++k) {
     int arg = 0;
@@ -83,11 +77,13 @@ void DraftHeads::guess(const float* h, int n, int32_t* out, std::vector<float>& 
 }
 
 void DraftHeads::head_rows(const float* top, int N, int n, float* out, std::vector<float>& scratch) const {
+  scratch.resize(static_cast<size_t>(N) * hidden + static_cast<size_t>(N) * dim);
+  head_layers(top, N, n, out, scratch.data(), scratch.data() + static_cast<size_t>(N) * hidden);
+}
+
+void DraftHeads::head_layers(const float* top, int N, int n, float* out, float* a, float* z) const {
   const int C = dim, Hd = hidden;
   const size_t c = static_cast<size_t>(C);
-  scratch.resize(static_cast<size_t>(N) * Hd + static_cast<size_t>(N) * C);
-  float* a = scratch.data();
-  float* z = a + static_cast<size_t>(N) * Hd;
   for (int k = 0; k < std::min(n, heads); ++k) {
     const size_t kh = static_cast<size_t>(k) * Hd, kc = static_cast<size_t>(k) * C;
     linear_forward<float>(top, w1.data() + kh * c, b1.data() + kh, a, N, Hd, C);

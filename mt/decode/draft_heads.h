@@ -46,6 +46,11 @@ struct DraftHeads {
   // its row of logits over the whole vocabulary, among the shortlist.
   void head_rows(const float* top, int N, int n, float* out, std::vector<float>& scratch) const;
   int32_t pick(const float* logits) const;
+
+ private:
+  // The heads' layers, which guess() and head_rows() share: out as
+  // head_rows(); a [N, hidden] and z [N, dim] are the temporaries.
+  void head_layers(const float* top, int N, int n, float* out, float* a, float* z) const;
 };
 
 // A 64-bit fingerprint of the model's output projection (weights and bias),
