@@ -218,15 +218,22 @@ const T* encoder_forward(Ctx<T>& c, typename Transformer<T>::Impl& m, const Mode
   const T* h = m.src_emb.data();
   for (int l = 0; l < c.cfg.enc_layers; ++l) {
     const EncLayerOffsets& o = off.enc[l];
-    Residual<T>& a = m.enc_self[l];
+    // Training keeps every layer's activations for the backward pass; without
+    // gradients (encoding to decode, validation) every layer runs in the first
+    // layer's buffers: a third of the memory at 3 layers, and a third of the
+    // pages to fault in on a thread's longest batch. h, the layer's input,
+    // is the ffn residual's out, copied into the attention residual's x
+    // before that residual is overwritten.
+    const int slot = c.g ? l : 0;
+    Residual<T>& a = m.enc_self[slot];
     const T* in = a.begin(c.rs, h, c.p + o.self_ln.g, c.p + o.self_ln.b, N, C);
     attention_forward<T>(o.self.weights(c.p), in, in, a.f.data(), b.B, b.S, b.S, C, H, b.src_len.data(), false,
-                         m.enc_attn[l]);
+                         m.enc_attn[slot]);
     a.end(c.rs, c.p + o.self_ln.g, c.p + o.self_ln.b, N, C, c.next_seed());
-    Residual<T>& f = m.enc_ffn[l];
+    Residual<T>& f = m.enc_ffn[slot];
     in = f.begin(c.rs, a.out.data(), c.p + o.ffn_ln.g, c.p + o.ffn_ln.b, N, C);
     ffn_forward<T>(c.cfg.activation, in, c.p + o.ffn.w1, c.p + o.ffn.b1, c.p + o.ffn.w2, c.p + o.ffn.b2,
-                   f.f.data(), N, C, c.cfg.ffn_dim, m.enc_ffn_cache[l]);
+                   f.f.data(), N, C, c.cfg.ffn_dim, m.enc_ffn_cache[slot]);
     f.end(c.rs, c.p + o.ffn_ln.g, c.p + o.ffn_ln.b, N, C, c.next_seed());
     h = f.out.data();
   }

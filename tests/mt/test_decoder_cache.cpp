@@ -159,6 +159,36 @@ TEST_CASE("decoder cache: cached logits equal the full-sequence logits for every
   CHECK(checked == 24 * (20 + 3 + 20 + 4));
 }
 
+TEST_CASE("decoder cache: the forward without gradients, its encoder layers in one set of buffers, gives the training forward's logits bit for bit") {
+  for (const Variant& v : all_variants()) {
+    CAPTURE(v.name());
+    Config cfg = variant_config(v);
+    cfg.enc_layers = 3;  // the third layer runs in buffers the first two wrote
+    Transformer<float> m(cfg);
+    const std::vector<float> p = random_params(m, 5);
+    std::mt19937 g(3);
+    std::vector<std::vector<int32_t>> src, trg;
+    for (int n : {4, 9, 2}) src.push_back(random_tokens(g, n, cfg.src_vocab));
+    for (int n : {5, 3, 8}) trg.push_back(random_tokens(g, n, cfg.trg_vocab));
+    std::vector<const std::vector<int32_t>*> sp, tp;
+    for (size_t i = 0; i < src.size(); ++i) sp.push_back(&src[i]), tp.push_back(&trg[i]);
+    const Batch batch = make_batch(cfg, sp, tp);
+    PassOptions po;
+    po.keep_logits = true;
+    std::vector<float> grads(p.size(), 0.0f);
+    m.pass(p.data(), grads.data(), batch, po);  // every layer's activations kept, for the backward pass
+    const std::vector<float> trained = m.logits();
+    m.pass(p.data(), nullptr, batch, po);
+    const std::vector<float> plain = m.logits();
+    REQUIRE(plain.size() == trained.size());
+    CHECK(std::equal(plain.begin(), plain.end(), trained.begin()));
+    // And again after the training pass, whose larger batch left other values in the buffers.
+    m.pass(p.data(), grads.data(), make_batch(cfg, {&src[1], &src[1]}, {&trg[2], &trg[2]}), po);
+    m.pass(p.data(), nullptr, batch, po);
+    CHECK(m.logits() == plain);
+  }
+}
+
 TEST_CASE("decoder cache: greedy decoding equals greedy over the training forward for every model variant") {
   int k = 0;
   size_t tokens = 0;
