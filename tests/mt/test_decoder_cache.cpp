@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -70,6 +71,21 @@ std::vector<int32_t> random_tokens(std::mt19937& g, int n, int vocab) {
   return t;
 }
 
+// Random source and target sentences of the given lengths, and their batch
+// (which points into them: keep the struct while the batch is used).
+struct RandomBatch {
+  std::vector<std::vector<int32_t>> src, trg;
+  Batch batch;
+  RandomBatch(const Config& cfg, std::mt19937& g, std::initializer_list<int> src_lens,
+              std::initializer_list<int> trg_lens) {
+    for (int n : src_lens) src.push_back(random_tokens(g, n, cfg.src_vocab));
+    for (int n : trg_lens) trg.push_back(random_tokens(g, n, cfg.trg_vocab));
+    std::vector<const std::vector<int32_t>*> sp, tp;
+    for (size_t i = 0; i < src.size(); ++i) sp.push_back(&src[i]), tp.push_back(&trg[i]);
+    batch = make_batch(cfg, sp, tp);
+  }
+};
+
 double max_diff(const float* a, const float* b, int n) {
   double worst = 0;
   for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]));
@@ -104,12 +120,8 @@ TEST_CASE("decoder cache: cached logits equal the full-sequence logits for every
     Transformer<float> m(cfg);
     const std::vector<float> p = random_params(m, 11 + static_cast<uint64_t>(checked));
     std::mt19937 g(7);
-    std::vector<std::vector<int32_t>> src, trg;
-    for (int n : {3, 7, 5}) src.push_back(random_tokens(g, n, cfg.src_vocab));
-    for (int n : {6, 2, 9}) trg.push_back(random_tokens(g, n, cfg.trg_vocab));
-    std::vector<const std::vector<int32_t>*> sp, tp;
-    for (size_t i = 0; i < src.size(); ++i) sp.push_back(&src[i]), tp.push_back(&trg[i]);
-    const Batch batch = make_batch(cfg, sp, tp);
+    const RandomBatch rb(cfg, g, {3, 7, 5}, {6, 2, 9});
+    const Batch& batch = rb.batch;
     PassOptions po;
     po.keep_logits = true;
     m.pass(p.data(), nullptr, batch, po);
@@ -167,12 +179,8 @@ TEST_CASE("decoder cache: the forward without gradients, its encoder layers in o
     Transformer<float> m(cfg);
     const std::vector<float> p = random_params(m, 5);
     std::mt19937 g(3);
-    std::vector<std::vector<int32_t>> src, trg;
-    for (int n : {4, 9, 2}) src.push_back(random_tokens(g, n, cfg.src_vocab));
-    for (int n : {5, 3, 8}) trg.push_back(random_tokens(g, n, cfg.trg_vocab));
-    std::vector<const std::vector<int32_t>*> sp, tp;
-    for (size_t i = 0; i < src.size(); ++i) sp.push_back(&src[i]), tp.push_back(&trg[i]);
-    const Batch batch = make_batch(cfg, sp, tp);
+    const RandomBatch rb(cfg, g, {4, 9, 2}, {5, 3, 8});
+    const Batch& batch = rb.batch;
     PassOptions po;
     po.keep_logits = true;
     std::vector<float> grads(p.size(), 0.0f);
@@ -183,7 +191,7 @@ TEST_CASE("decoder cache: the forward without gradients, its encoder layers in o
     REQUIRE(plain.size() == trained.size());
     CHECK(std::equal(plain.begin(), plain.end(), trained.begin()));
     // And again after the training pass, whose larger batch left other values in the buffers.
-    m.pass(p.data(), grads.data(), make_batch(cfg, {&src[1], &src[1]}, {&trg[2], &trg[2]}), po);
+    m.pass(p.data(), grads.data(), make_batch(cfg, {&rb.src[1], &rb.src[1]}, {&rb.trg[2], &rb.trg[2]}), po);
     m.pass(p.data(), nullptr, batch, po);
     CHECK(m.logits() == plain);
   }
