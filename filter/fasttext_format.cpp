@@ -180,9 +180,22 @@ FastTextShape check_fasttext_model(std::string_view bytes) {
   if (pruned < -1) r.bad(fmt::format("pruneidx_size is {}", pruned));
   shape.words = nwords;
   shape.labels = nlabels;
+  // The labels' counts are what fastText builds its hierarchical-softmax
+  // tree from (at load, whatever the loss); that tree takes any count
+  // under 10^15 as a leaf's and 10^15 as the mark of a node not yet built,
+  // so a count at the mark or above, or a sum that reaches it, makes a node
+  // its own parent and the loader loops until memory runs out.
+  constexpr int64_t kMaxLabelCounts = 1000000000000000LL;  // HierarchicalSoftmaxLoss::buildTree's 1e15
+  int64_t label_counts = 0;
   for (int32_t i = 0; i < size; ++i) {
     (void)r.word();
-    if (r.get<int64_t>("a dictionary entry") < 0) r.bad(fmt::format("entry {} has a negative count", i));
+    const auto count = r.get<int64_t>("a dictionary entry");
+    if (count < 0) r.bad(fmt::format("entry {} has a negative count", i));
+    if (i >= nwords) {
+      if (count >= kMaxLabelCounts - label_counts)
+        r.bad(fmt::format("the labels' counts reach {} at entry {}: over fastText's limit of 10^15", count, i));
+      label_counts += count;
+    }
     const auto type = r.get<int8_t>("a dictionary entry");
     // fastText finds label i at entry nwords + i and counts the label-typed
     // entries for its loss: the types must be words first, then labels.

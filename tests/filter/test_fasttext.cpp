@@ -34,6 +34,7 @@ struct Model {
   int64_t pruned = -1;
   std::vector<std::string> entries = {"</s>", "bonjour", "hallo", "__label__fr", "__label__de"};
   std::vector<int8_t> types = {0, 0, 0, 1, 1};
+  std::vector<int64_t> counts = {3, 3, 3, 3, 3};
   int64_t in_rows = 3, in_cols = 2, out_rows = 2, out_cols = 2;
   std::vector<float> in = {0, 0, 2, 0, 0, 2}, out = {1, 0, 0, 1};
   uint8_t quant = 0, qout = 0;
@@ -53,7 +54,7 @@ struct Model {
     for (size_t i = 0; i < entries.size(); ++i) {
       b += entries[i];
       b += '\0';
-      put(b, int64_t{3});
+      put(b, counts[i]);
       put(b, types[i]);
     }
     put(b, quant);
@@ -132,6 +133,13 @@ TEST_CASE("fastText model check: inconsistent headers are named") {
   m = Model{};
   m.types[4] = 7;
   CHECK(error_of(m).find("entry 4 is a entry of unknown type") != std::string::npos);
+  m = Model{};
+  m.counts[4] = 1000000000000000LL;  // fastText's mark of an unbuilt tree node: its loader would loop
+  CHECK(error_of(m).find("the labels' counts reach 1000000000000000 at entry 4") != std::string::npos);
+  m.counts = {3, 3, 3, 999999999999999LL, 1};  // each under the mark, their sum at it
+  CHECK(error_of(m).find("at entry 4: over fastText's limit") != std::string::npos);
+  m.counts = {5000000000000000LL, 3, 3, 999999999999998LL, 1};  // a word's count is not the tree's
+  CHECK(error_of(m).empty());
   m = Model{};
   m.entries[1] = std::string(70000, 'a');
   CHECK(error_of(m).find("a dictionary entry of 70000 bytes") != std::string::npos);
