@@ -70,10 +70,8 @@ std::string parse_doc_pair(std::string_view line, DocPair& p) {
     return "JSON nested more than " + std::to_string(corpus::kMaxJsonDepth) + " levels deep";
   try {
     j = nlohmann::json::parse(line.begin(), line.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    auto at = what.find("column");
-    return "not valid JSON (" + (at == std::string::npos ? what : what.substr(at)) + ")";
+  } catch (const nlohmann::json::exception& e) {
+    return corpus::json_error_reason(e);
   }
   if (!j.is_object()) return "a doc-pair line must be a JSON object";
   for (const char* key : {"src_sentences", "trg_sentences"}) {

@@ -28,6 +28,27 @@ size_t json_nesting_depth(std::string_view text, size_t limit) {
   return deepest;
 }
 
+std::string json_error_reason(const nlohmann::json::exception& e) {
+  std::string what = e.what();
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
+  // -> the tail from "column"; "[json.exception.out_of_range.406] number
+  // overflow parsing '...'" -> the text after the bracket.
+  size_t from = what.find("column");
+  if (from == std::string::npos) {
+    const size_t bracket = what.find("] ");
+    from = bracket == std::string::npos ? 0 : bracket + 2;
+  }
+  std::string reason = what.substr(from);
+  constexpr size_t kMaxReason = 200;
+  if (reason.size() > kMaxReason) {
+    size_t cut = kMaxReason;
+    while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80) --cut;
+    reason.resize(cut);
+    reason += "...";
+  }
+  return "not valid JSON (" + reason + ")";
+}
+
 std::string parse_document(std::string_view line, Document& doc) {
   if (line.find('\0') != std::string_view::npos) return "NUL byte in a JSON line";
   // Checked before parsing: the parser takes any depth, but a value nested
@@ -37,11 +58,8 @@ std::string parse_document(std::string_view line, Document& doc) {
     return "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep";
   try {
     doc.json = nlohmann::ordered_json::parse(line.begin(), line.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> keep the tail.
-    auto p = what.find("column");
-    return "not valid JSON (" + (p == std::string::npos ? what : what.substr(p)) + ")";
+  } catch (const nlohmann::json::exception& e) {
+    return json_error_reason(e);
   }
   if (!doc.json.is_object()) return "a document line must be a JSON object";
   for (const char* key : {"url", "lang", "text"}) {

@@ -32,6 +32,13 @@ inline constexpr size_t kMaxJsonDepth = 1000;
 // to the first level past `limit` (so the scan of a hostile line stops early).
 size_t json_nesting_depth(std::string_view text, size_t limit = kMaxJsonDepth);
 
+// Why nlohmann's parse threw, for a bad-line message: "not valid JSON (column
+// 5: ...)" for a syntax error, "not valid JSON (number overflow parsing
+// '1e999')" for a number no double holds (out_of_range, not parse_error: a
+// catch of parse_error alone lets it end the program), at most 200 bytes of
+// the reason, cut at a character boundary.
+std::string json_error_reason(const nlohmann::json::exception& e);
+
 // Parses one line. Returns "" or what is wrong (not JSON, not an object,
 // nested deeper than kMaxJsonDepth, a required key missing or not a string,
 // NUL in text).

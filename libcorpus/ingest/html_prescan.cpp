@@ -225,7 +225,10 @@ class Prescanner {
       return end_tag(i, tag_);
     }
     if (!is_ascii_alpha(c)) {  // a '<' that starts no tag is text
-      o_.html += '<';
+      // Written as a reference: what follows it here may be the text after
+      // markup this copy drops ("<</>o" is the text "<o", but "<" + "o"
+      // would open a tag).
+      o_.html += "&lt;";
       return i + 1;
     }
     if (!read_tag(s_, i + 1, tag_)) return rest(i);

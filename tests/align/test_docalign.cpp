@@ -207,6 +207,8 @@ TEST_CASE("docalign: doc-pair lines round-trip, and a reader refuses lines witho
         "key \"src_sentences\" must be an array of strings");
   CHECK(parse_doc_pair("[1]", q) == "a doc-pair line must be a JSON object");
   CHECK(parse_doc_pair("{\"src_sentences\": [", q).rfind("not valid JSON", 0) == 0);
+  CHECK(parse_doc_pair("{\"src_sentences\": [], \"trg_sentences\": [], \"docalign_score\": -1e400}", q) ==
+        "not valid JSON (number overflow parsing '-1e400')");
   CHECK(parse_doc_pair(std::string(5000, '['), q).find("nested") != std::string::npos);
 }
 

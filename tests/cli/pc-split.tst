@@ -40,6 +40,7 @@ invalid-utf8-repaired	0	~^Bad � byte\.$	~1 lines repaired \(bad UTF-8\)	pc-spl
 nul-byte	1	-	~nul.txt:2: NUL byte at byte 5	pc-split -l en $DATA/split/nul.txt
 nul-byte-removed	0	~^NUL  here\.$	-	pc-split -q -l en --skip-bad $DATA/split/nul.txt
 jsonl-bad-document	1	-	~bad.jsonl:2: not valid JSON	pc-split $DATA/split/bad.jsonl
+jsonl-number-overflow	1	empty	~^pc-split: <stdin>:2: not valid JSON \(number overflow parsing '1e999'\)	printf '{"url":"a","lang":"en","text":"One."}\n{"url":"b","lang":"en","text":"Two.","n":1e999}\n' | pc-split --format jsonl
 jsonl-bad-document-skipped	0	~"sentences":\["One\.","Two\."\]	~1 documents skipped \(bad\)	pc-split --skip-bad $DATA/split/bad.jsonl
 jsonl-invalid-utf8	1	-	~x.jsonl:1: invalid UTF-8 at byte 37	printf '{"url":"u","lang":"en","text":"One. \xff Two."}\n' > x.jsonl && pc-split x.jsonl
 jsonl-invalid-utf8-repaired	0	~"sentences":\["One\.","� Two\."\]	~1 lines repaired	printf '{"url":"u","lang":"en","text":"One. \xff Two."}\n' | pc-split --skip-bad

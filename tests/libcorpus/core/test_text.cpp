@@ -178,6 +178,13 @@ TEST_CASE("JSONL documents: required keys, unknown keys kept in order") {
   CHECK(parse_document("[1]", d) == "a document line must be a JSON object");
   CHECK(parse_document("{\"url\":\"u\",", d).rfind("not valid JSON", 0) == 0);
   CHECK(parse_document("{\"url\":\"\xff\",\"lang\":\"en\",\"text\":\"\"}", d).rfind("not valid JSON", 0) == 0);
+  // A number no double holds: nlohmann throws out_of_range, not parse_error.
+  CHECK(parse_document(R"({"url":"u","lang":"en","text":"","n":1e999})", d) ==
+        "not valid JSON (number overflow parsing '1e999')");
+  const std::string huge = "{\"url\":\"u\",\"lang\":\"en\",\"text\":\"\",\"n\":" + std::string(5000, '7') + "e7777}";
+  const std::string why = parse_document(huge, d);
+  CHECK(why.rfind("not valid JSON (number overflow parsing '777", 0) == 0);
+  CHECK(why.size() < 250);  // the 5,000-digit literal is cut
   CHECK(parse_document(R"({"url":"u","lang":"en","text":"a\u0000b"})", d) == "NUL character in \"text\"");
   CHECK(parse_document(std::string("{\"url\":\"u\"\0}", 12), d) == "NUL byte in a JSON line");
 }

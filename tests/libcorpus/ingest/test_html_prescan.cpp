@@ -61,6 +61,9 @@ TEST_CASE("prescan: tokenizer corner cases come out the same") {
   const char* cases[] = {
       "<p>a &amp; b &notit; c &#x41;&#65 d &unknown; e & f</p>",
       "<p>x < y and z<3 but <> and </> and </ 5></p>",
+      // a '<' of text just before dropped markup: "<</>o/>" is the text "<o/>" ("<" + "o/>" would open a tag)
+      "<p>te`xith\0xp<</>o/></p>",
+      "<p>a<</>b c<<!-- x -->i>d e<<?pi?>em>f</p>",
       "<pre>\n\nfirst line\n  second   line\r\nthird\rfourth</pre><p>after</p>",
       "<pre>a&amp;b\n<b>bold</b>\n\n\n</pre>",
       "<listing>\nlisting text here</listing><textarea>\n dropped textarea text</textarea>",
