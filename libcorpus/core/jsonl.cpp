@@ -3,6 +3,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/json_write.h"
 #include "libcorpus/core/output.h"
+#include "libcorpus/core/utf8.h"
 
 namespace corpus {
 
@@ -41,9 +42,7 @@ std::string json_error_reason(const nlohmann::json::exception& e) {
   std::string reason = what.substr(from);
   constexpr size_t kMaxReason = 200;
   if (reason.size() > kMaxReason) {
-    size_t cut = kMaxReason;
-    while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80) --cut;
-    reason.resize(cut);
+    reason.resize(utf8_cut_at_or_before(reason, kMaxReason));
     reason += "...";
   }
   return "not valid JSON (" + reason + ")";
