@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
       bool in_sum = true;
     };
     std::vector<Phase> phases = {
-        {"read the WARC (zlib, records)", [](const Inputs&, const std::string& w) { time_read(w); }, {}},
+        {"read the WARC (inflate, records)", [](const Inputs&, const std::string& w) { time_read(w); }, {}},
         {"gumbo parse (prescanned pages)", [](const Inputs& i, const std::string&) { time_gumbo(i); }, {}},
         {"CLD2 per paragraph", [](const Inputs& i, const std::string&) { time_cld2_paragraphs(i); }, {}},
         {"CLD2 per document", [](const Inputs& i, const std::string&) { time_cld2_documents(i); }, {}},

@@ -12,8 +12,8 @@ PACKAGES=(
   curl ca-certificates
   # libcorpus: CLI, formatting, threads
   libboost-program-options-dev libfmt-dev libtbb-dev
-  # libcorpus: compressed I/O (gzip, zstd, xz, bzip2)
-  zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
+  # libcorpus: compressed I/O (gzip, zstd, xz, bzip2; gzip input inflated by ISA-L)
+  zlib1g-dev libisal-dev libzstd-dev liblzma-dev libbz2-dev
   # libcorpus: record formats (TMX via expat, JSONL via nlohmann-json)
   libexpat1-dev nlohmann-json3-dev
   # libcorpus: Unicode (sentence BreakIterator, normalisation, character properties)

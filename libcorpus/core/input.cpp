@@ -2,6 +2,7 @@
 
 #include <bzlib.h>
 #include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <lzma.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -141,50 +143,133 @@ class PlainSource final : public SourceBase {
   }
 };
 
+// gzip through ISA-L's inflate (igzip): the same streaming contract as zlib's,
+// about 1.5-1.8x its speed on WARC members (docs/ingest.md). The member header
+// is read here (ISA-L 2.30 refuses a header with FHCRC that arrives in two
+// reads), the deflate data and the trailer by ISA-L, which checks the
+// member's CRC-32 and length (ISAL_GZIP_NO_HDR_VER). tests/fuzz/fuzz_gzip.cpp
+// checks the whole against zlib.
 class GzipSource final : public SourceBase {
  public:
-  GzipSource(std::unique_ptr<FdSource> fd, std::string head) : SourceBase(std::move(fd), std::move(head), Compression::kGzip) {
-    std::memset(&z_, 0, sizeof z_);
-    if (inflateInit2(&z_, 15 + 16) != Z_OK) throw Error("zlib initialisation failed").at(name());
-  }
-  ~GzipSource() override { inflateEnd(&z_); }
+  GzipSource(std::unique_ptr<FdSource> fd, std::string head) : SourceBase(std::move(fd), std::move(head), Compression::kGzip) {}
 
   size_t read(char* buf, size_t n) override {
-    if (done_) return 0;
-    z_.next_out = reinterpret_cast<Bytef*>(buf);
-    z_.avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
-    while (z_.avail_out > 0) {
-      if (!fill()) {
-        if (between_members_) {
+    size_t got = 0;
+    while (!done_ && got < n) {
+      if (between_members_) {
+        // Another gzip member must follow, or nothing at all.
+        if (!fill()) {
           done_ = true;
           break;
         }
-        truncated();
-      }
-      if (between_members_) {
-        // Another gzip member must follow, or nothing at all.
         if (next_in()[0] != 0x1f) corrupt("trailing garbage after gzip member");
         between_members_ = false;
+        header_ = Header{};
       }
-      z_.next_in = const_cast<Bytef*>(next_in());
-      z_.avail_in = static_cast<uInt>(avail());
-      int rc = inflate(&z_, Z_NO_FLUSH);
-      in_pos_ = in_.size() - z_.avail_in;
-      if (rc == Z_STREAM_END) {
-        inflateReset(&z_);
+      if (!header_.done) {
+        read_header();
+        isal_inflate_init(&s_);
+        s_.crc_flag = ISAL_GZIP_NO_HDR_VER;
+      }
+      // At the end of the file inflate still runs once without input: it may
+      // hold output (and the trailer) it has already read.
+      const bool at_end = avail() == 0 && !fill();
+      s_.next_in = const_cast<uint8_t*>(next_in());
+      s_.avail_in = at_end ? 0 : static_cast<uint32_t>(std::min<size_t>(avail(), UINT32_MAX));
+      s_.next_out = reinterpret_cast<uint8_t*>(buf + got);
+      s_.avail_out = static_cast<uint32_t>(std::min<size_t>(n - got, 1u << 30));
+      const uint32_t in_before = s_.avail_in, out_before = s_.avail_out;
+      const int rc = isal_inflate(&s_);
+      if (!at_end) in_pos_ += in_before - s_.avail_in;
+      got += out_before - s_.avail_out;
+      if (rc != ISAL_DECOMP_OK) corrupt(message(rc));
+      if (s_.block_state == ISAL_BLOCK_FINISH) {
         between_members_ = true;
-        if (z_.avail_out < n) break;  // return what this member gave
-      } else if (rc == Z_BUF_ERROR) {
-        continue;  // needs more input
-      } else if (rc != Z_OK) {
-        corrupt(z_.msg ? z_.msg : "inflate error");
+        if (got > 0) break;  // return what this member gave
+      } else if (s_.avail_out == out_before && s_.avail_in == in_before) {
+        if (at_end) truncated();
+        corrupt("inflate made no progress");  // not seen; a guard against a loop
       }
     }
-    return n - z_.avail_out;
+    return got;
   }
 
  private:
-  z_stream z_;
+  // RFC 1952 section 2.3: ID1 ID2 CM FLG MTIME(4) XFL OS, then FEXTRA (a
+  // 2-byte length and that many bytes), FNAME and FCOMMENT (each up to a NUL),
+  // FHCRC (the low 16 bits of the CRC-32 of the header before it). Checked as
+  // zlib checks it: the magic, CM 8, no reserved flag bit, the header CRC.
+  struct Header {
+    unsigned char fixed[10];
+    size_t have = 0;      // bytes of the current part read
+    size_t extra = 0;     // FEXTRA's length, once read
+    int part = 0;         // 0 fixed, 1 extra length, 2 extra, 3 name, 4 comment, 5 crc, 6 done
+    uint32_t crc = 0;     // CRC-32 of the header bytes before FHCRC
+    unsigned char two[2];
+    bool done = false;
+  };
+  void read_header() {
+    Header& h = header_;
+    constexpr unsigned kHcrc = 2, kExtra = 4, kName = 8, kComment = 16;
+    while (!h.done) {
+      if (avail() == 0 && !fill()) truncated();
+      const unsigned char c = next_in()[0];
+      ++in_pos_;
+      if (h.part != 5) h.crc = static_cast<uint32_t>(crc32(h.crc, &c, 1));
+      switch (h.part) {
+        case 0:
+          h.fixed[h.have++] = c;
+          if (h.have < 10) continue;
+          if (h.fixed[0] != 0x1f || h.fixed[1] != 0x8b) corrupt("incorrect header check");
+          if (h.fixed[2] != 8) corrupt("unknown compression method");
+          if (h.fixed[3] & 0xE0) corrupt("unknown header flags set");
+          break;
+        case 1:
+          h.two[h.have++] = c;
+          if (h.have < 2) continue;
+          h.extra = h.two[0] | (size_t{h.two[1]} << 8);
+          break;
+        case 2:
+          if (++h.have < h.extra) continue;
+          break;
+        case 3:
+        case 4:
+          if (c != 0) continue;
+          break;
+        case 5:
+          h.two[h.have++] = c;
+          if (h.have < 2) continue;
+          if ((h.two[0] | (unsigned{h.two[1]} << 8)) != (h.crc & 0xFFFF)) corrupt("header crc mismatch");
+          break;
+      }
+      // The part is complete: on to the next one the flags ask for.
+      const unsigned flags = h.fixed[3];
+      h.have = 0;
+      for (;;) {
+        ++h.part;
+        if (h.part == 1 && (flags & kExtra)) break;
+        if (h.part == 2 && (flags & kExtra) && h.extra > 0) break;
+        if (h.part == 3 && (flags & kName)) break;
+        if (h.part == 4 && (flags & kComment)) break;
+        if (h.part == 5 && (flags & kHcrc)) break;
+        if (h.part == 6) {
+          h.done = true;
+          break;
+        }
+      }
+    }
+  }
+  static std::string message(int rc) {
+    switch (rc) {
+      case ISAL_INVALID_BLOCK: return "invalid deflate block";
+      case ISAL_INVALID_SYMBOL: return "invalid deflate code";
+      case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+      case ISAL_INCORRECT_CHECKSUM: return "CRC or length check failed";
+      default: return "inflate error " + std::to_string(rc);
+    }
+  }
+  inflate_state s_;
+  Header header_;
   bool between_members_ = false;
   bool done_ = false;
 };

@@ -36,10 +36,12 @@ and spm seeds drop it (the model then normalises nothing) so that a seed is
 a few KB and the fuzzer mutates the pieces and the file, not the table.
 """
 import argparse
+import gzip
 import json
 import os
 import shutil
 import struct
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
@@ -192,7 +194,7 @@ def main():
     ap.add_argument("--models", help="folder with toy.ibm1.safetensors and tiny.nmt.safetensors")
     args = ap.parse_args()
     for target in ("warc", "http", "html", "charset", "jsonl", "tsv", "tmx", "robots", "sitemap", "url",
-                   "segment", "normalize"):
+                   "segment", "normalize", "gzip"):
         shutil.rmtree(os.path.join(OUT, target), ignore_errors=True)
 
     ingest = os.path.join(DATA, "ingest")
@@ -202,6 +204,29 @@ def main():
     write("warc", "wrong-length.warc", read(ingest, "wrong-length.warc"))
     write("warc", "bomb.warc", read(ingest, "bomb.warc"))
     write("warc", "truncated.warc", read(ingest, "bomb.warc")[:2048])
+    # gzip: a WARC with one member per record (as pc-crawl writes it), the
+    # header fields a member may carry (FEXTRA, FNAME, FCOMMENT, FHCRC), an
+    # empty member, stored blocks, and the broken kinds: cut short, a wrong
+    # CRC, garbage after a member.
+    warc = read(ingest, "charset.warc")
+    starts = [i for i in range(len(warc)) if warc.startswith(b"WARC/1.", i) and (i == 0 or warc[i - 1] == 10)]
+    records = [warc[a:b] for a, b in zip(starts, starts[1:] + [len(warc)])]
+    write("gzip", "warc-members.gz", b"".join(gzip.compress(r, mtime=0) for r in records))
+    body = zlib.compressobj(9, zlib.DEFLATED, -15)
+    text = read(SAMPLES, "site", "en", "pr01-s1.html")[:3000]
+    deflated = body.compress(text) + body.flush()
+    extra = b"AB\x04\x00data"
+    hdr = (b"\x1f\x8b\x08\x1e\x00\x00\x00\x00\x00\x03" + struct.pack("<H", len(extra)) + extra
+           + b"page.html\x00" + b"a comment\x00")
+    hdr += struct.pack("<H", zlib.crc32(hdr) & 0xFFFF)
+    trailer = struct.pack("<II", zlib.crc32(text), len(text))
+    write("gzip", "header-fields.gz", hdr + deflated + trailer)
+    write("gzip", "empty-member.gz", gzip.compress(b"", mtime=0) + gzip.compress(b"after\n", mtime=0))
+    write("gzip", "stored.gz", gzip.compress(text, compresslevel=0, mtime=0))
+    whole = gzip.compress(text, mtime=0)
+    write("gzip", "truncated.gz", whole[: len(whole) // 2])
+    write("gzip", "bad-crc.gz", whole[:-8] + bytes([whole[-8] ^ 1]) + whole[-7:])
+    write("gzip", "garbage-after.gz", whole + b"junk")
     # HTTP: the response blocks inside those WARC files (the bomb's gzip body
     # is 8 KB; the fuzzer's limit keeps it).
     n = 0
