@@ -39,7 +39,6 @@ import argparse
 import gzip
 import json
 import os
-import shutil
 import struct
 import zlib
 
@@ -193,9 +192,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", help="folder with toy.ibm1.safetensors and tiny.nmt.safetensors")
     args = ap.parse_args()
-    for target in ("warc", "http", "html", "charset", "jsonl", "tsv", "tmx", "robots", "sitemap", "url",
-                   "segment", "normalize", "gzip"):
-        shutil.rmtree(os.path.join(OUT, target), ignore_errors=True)
+    # Seeds are written over, never cleared: the corpora also hold the
+    # reproducers of fuzz findings and seeds added by hand (docs/fuzzing.md),
+    # which a regeneration must keep. A seed this script stops writing is
+    # deleted by hand.
 
     ingest = os.path.join(DATA, "ingest")
     # WARC: the ingest fixtures (one with a wrong Content-Length), and the
