@@ -7,13 +7,13 @@
 
 #include "libcorpus/core/split_fields.h"
 
-using V = std::vector<std::string_view>;
+using Views = std::vector<std::string_view>;
 
 TEST_CASE("split_fields: fields between separators, empty ones kept") {
-  CHECK(corpus::split_fields("1.75:1.5:2:1.5", ':') == V{"1.75", "1.5", "2", "1.5"});
-  CHECK(corpus::split_fields("1.75::2", ':') == V{"1.75", "", "2"});
-  CHECK(corpus::split_fields(":a:", ':') == V{"", "a", ""});
-  CHECK(corpus::split_fields("index.de.html", '.') == V{"index", "de", "html"});
-  CHECK(corpus::split_fields("plain", '.') == V{"plain"});
-  CHECK(corpus::split_fields("", '.') == V{""});
+  CHECK(corpus::split_fields("1.75:1.5:2:1.5", ':') == Views{"1.75", "1.5", "2", "1.5"});
+  CHECK(corpus::split_fields("1.75::2", ':') == Views{"1.75", "", "2"});
+  CHECK(corpus::split_fields(":a:", ':') == Views{"", "a", ""});
+  CHECK(corpus::split_fields("index.de.html", '.') == Views{"index", "de", "html"});
+  CHECK(corpus::split_fields("plain", '.') == Views{"plain"});
+  CHECK(corpus::split_fields("", '.') == Views{""});
 }
