@@ -3,10 +3,12 @@
 # it after scripts/setup-deps.sh. Three builds, each in its own folder:
 #   test      gcc, warnings as errors: every unit, CLI, man-page, include,
 #             install, crash and integration test
-#   sanitize  clang, every library and tool under AddressSanitizer + UBSan:
-#             the same suite but the SIGKILL tests, two minutes-long
-#             training runs and the threads-identical rows (run by test and
-#             tsan), and each libFuzzer target 5 s on its seed corpus
+#   sanitize  clang, every library and tool under AddressSanitizer + UBSan
+#             (and libFuzzer's edge coverage): the same suite but the crash
+#             and signal tests, two minutes-long training runs and the rows
+#             that repeat a run to compare outputs (-j1/-j2, resume,
+#             shards: run by test and tsan), and each libFuzzer target 3 s
+#             on its seed corpus
 #   tsan      gcc, ThreadSanitizer, against a oneTBB built with it: the
 #             multi-threaded tests (EM, ingest, split, tmx, eval, train,
 #             translate) and the probe that shows races are seen
