@@ -114,6 +114,28 @@ TEST_CASE("a gzip header longer than one input read, with its CRC, decodes") {
   CHECK(read_file_with(path, 65536) == "head\n" + big + "tail\n");
 }
 
+TEST_CASE("a read boundary anywhere in a trailer or the next member's header changes nothing") {
+  // open_input reads 6 bytes to tell the format, then 128 KiB at a time: a
+  // read ends at byte 6 + 131072. The first member's stored text is sized so
+  // that its 8-byte trailer, then the next member's header (FNAME and FHCRC:
+  // 14 bytes), starts `shift` bytes before that boundary.
+  constexpr size_t kBoundary = 6 + 131072;
+  TmpDir dir;
+  Fields next;
+  next.name_on = next.hcrc = true;
+  next.name = "x";
+  for (size_t shift = 0; shift <= 24; ++shift) {
+    CAPTURE(shift);
+    // 10 header bytes, then two stored blocks of 5 header bytes each.
+    const std::string first(kBoundary - shift - 10 - 2 * 5, 'a');
+    const std::string m = member(first, Fields{});
+    REQUIRE(m.size() - 8 == kBoundary - shift);
+    const std::string path = dir.path("split.gz");
+    std::ofstream(path, std::ios::binary) << m << member("second\n", next);
+    CHECK(read_file_with(path, 65536) == first + "second\n");
+  }
+}
+
 TEST_CASE("gzip headers and trailers are checked as zlib checks them") {
   TmpDir dir;
   const std::string text = "some text\n";
