@@ -3,6 +3,7 @@
 // boundary falls in them, and the checks zlib makes (tests/fuzz/fuzz_gzip.cpp
 // compares the two on arbitrary bytes).
 #include <doctest/doctest.h>
+#include <zlib.h>
 
 #include <cstdint>
 #include <fstream>
@@ -17,12 +18,7 @@ using namespace corpus;
 namespace {
 
 uint32_t crc32_of(std::string_view s) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : s) {
-    c ^= b;
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return ~c;
+  return static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(s.data()), static_cast<uInt>(s.size())));
 }
 
 std::string le(uint64_t v, int bytes) {
