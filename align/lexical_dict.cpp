@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "libcorpus/core/ascii.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
@@ -12,6 +13,8 @@
 namespace align {
 
 namespace {
+
+std::string trim_str(std::string_view s) { return std::string(corpus::trim_blanks(s)); }
 
 bool exists(const std::string& p) {
   struct stat st;
@@ -47,12 +50,6 @@ bool b64_number(std::string_view s, uint64_t& out) {
   return true;
 }
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // A translation without its <grammar> and [label] notes and a leading "1. ".
 std::string clean(std::string_view s) {
   std::string out;
@@ -62,10 +59,10 @@ std::string clean(std::string_view s) {
     else if ((c == '>' || c == ']') && depth > 0) --depth;
     else if (depth == 0) out.push_back(c);
   }
-  std::string t = trim(out);
+  std::string t = trim_str(out);
   size_t i = 0;
   while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
-  if (i > 0 && i + 1 < t.size() && t[i] == '.' && t[i + 1] == ' ') t = trim(std::string_view(t).substr(i + 2));
+  if (i > 0 && i + 1 < t.size() && t[i] == '.' && t[i + 1] == ' ') t = trim_str(std::string_view(t).substr(i + 2));
   std::string r;
   for (char c : t) {
     if (c == ' ' && !r.empty() && r.back() == ' ') continue;
@@ -98,7 +95,7 @@ std::vector<TextPair> read_dictd(const std::string& path, bool reverse, DictStat
       throw corpus::Error("not a dictd index line (HEADWORD TAB OFFSET TAB LENGTH inside the .dict)",
                           "give the .index that belongs to the .dict")
           .at(index, lines.line_number());
-    const std::string head = trim(line.substr(0, t1));
+    const std::string head = trim_str(line.substr(0, t1));
     if (head.empty() || head.rfind("00-database", 0) == 0 || head.rfind("00database", 0) == 0) continue;
     const std::string_view body = std::string_view(text).substr(off, len);
     if (!corpus::is_valid_utf8(head) || !corpus::is_valid_utf8(body))

@@ -22,4 +22,13 @@ inline std::string ascii_lower(std::string_view s) {
   return r;
 }
 
+// s without its leading spaces and tabs and its trailing spaces, tabs and
+// CRs: a header, robots.txt or key-value field as read from a line that may
+// end in CRLF.
+constexpr std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
 }  // namespace corpus

@@ -13,18 +13,11 @@ namespace corpus {
 
 namespace {
 
-
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
     if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 std::string dechunk(std::string_view in, uint64_t max_bytes, std::string& out) {
@@ -33,7 +26,7 @@ std::string dechunk(std::string_view in, uint64_t max_bytes, std::string& out) {
   for (;;) {
     size_t nl = in.find('\n', p);
     if (nl == std::string_view::npos) return "chunked body ends inside a chunk size line";
-    std::string size_line(trim(in.substr(p, nl - p)));
+    std::string size_line(trim_blanks(in.substr(p, nl - p)));
     size_t semi = size_line.find(';');
     if (semi != std::string::npos) size_line.resize(semi);
     char* end = nullptr;
@@ -84,12 +77,12 @@ std::string parse_http_response(std::string_view block, HttpResponse& out) {
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       if ((line[0] == ' ' || line[0] == '\t') && !out.headers.empty()) {
-        out.headers.back().second.append(" ").append(trim(line));
+        out.headers.back().second.append(" ").append(trim_blanks(line));
         continue;
       }
       return "bad HTTP header line " + quote(line, 40);
     }
-    out.headers.emplace_back(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+    out.headers.emplace_back(std::string(trim_blanks(line.substr(0, colon))), std::string(trim_blanks(line.substr(colon + 1))));
   }
   out.body = block.substr(p);
   return "";
@@ -147,7 +140,7 @@ std::string decode_http_body(const HttpResponse& r, uint64_t max_bytes, std::str
     if (!err.empty()) return err;
     body = dechunked;
   }
-  std::string ce(trim(r.header("Content-Encoding")));
+  std::string ce(trim_blanks(r.header("Content-Encoding")));
   for (char& c : ce) c = ascii_lower(c);
   if (ce.empty() || ce == "identity") {
     if (body.size() > max_bytes) return "too large";
@@ -161,7 +154,7 @@ std::string decode_http_body(const HttpResponse& r, uint64_t max_bytes, std::str
 
 std::string mime_type_of(std::string_view ct) {
   size_t semi = ct.find(';');
-  std::string m(trim(ct.substr(0, semi)));
+  std::string m(trim_blanks(ct.substr(0, semi)));
   for (char& c : m) c = ascii_lower(c);
   return m;
 }

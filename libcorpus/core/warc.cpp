@@ -1,5 +1,6 @@
 #include "libcorpus/core/warc.h"
 
+#include "libcorpus/core/ascii.h"
 #include "libcorpus/core/sysinfo.h"
 
 #include <chrono>
@@ -28,12 +29,6 @@ bool iequals(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 constexpr size_t kChunk = 1 << 20;
@@ -130,13 +125,13 @@ bool WarcReader::next(WarcRecord& rec) {
     size_t colon = line.find(':');
     if (colon == std::string::npos) {
       if ((line[0] == ' ' || line[0] == '\t') && !rec.headers.empty()) {  // folded line
-        rec.headers.back().second.append(" ").append(trim(line));
+        rec.headers.back().second.append(" ").append(trim_blanks(line));
         continue;
       }
       throw Error(fmt::format("record {}: bad header line {}", rec.number, quote(line, 40))).at(name());
     }
-    rec.headers.emplace_back(std::string(trim(std::string_view(line).substr(0, colon))),
-                             std::string(trim(std::string_view(line).substr(colon + 1))));
+    rec.headers.emplace_back(std::string(trim_blanks(std::string_view(line).substr(0, colon))),
+                             std::string(trim_blanks(std::string_view(line).substr(colon + 1))));
     if (iequals(rec.headers.back().first, "Content-Length")) {
       const std::string& v = rec.headers.back().second;
       char* end = nullptr;
@@ -207,7 +202,6 @@ WarcCompression warc_compression_for(std::string_view path) {
   return WarcCompression::kNone;
 }
 
-
 std::string WarcWriter::write(std::string_view type, std::vector<std::pair<std::string, std::string>> headers,
                               std::string_view block) {
   std::string id = warc_record_id();
@@ -247,7 +241,6 @@ std::string warc_record_id() {
   return fmt::format("<urn:uuid:{:08x}-{:04x}-{:04x}-{:04x}-{:012x}>", a >> 32, (a >> 16) & 0xFFFF, a & 0xFFFF,
                      b >> 48, b & 0xFFFFFFFFFFFFULL);
 }
-
 
 std::string warc_sha1_digest(std::string_view data) {
   auto d = sha1(data);

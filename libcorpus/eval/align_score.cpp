@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "libcorpus/core/ascii.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
@@ -15,22 +16,16 @@ namespace corpus::eval {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 // "[1, 2]" -> {1, 2}; "[]" -> {}.
 bool parse_list(std::string_view s, std::vector<int>& out) {
-  s = trim(s);
+  s = trim_blanks(s);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') return false;
-  s = trim(s.substr(1, s.size() - 2));
+  s = trim_blanks(s.substr(1, s.size() - 2));
   out.clear();
   if (s.empty()) return true;
   while (true) {
     size_t comma = s.find(',');
-    std::string_view item = trim(s.substr(0, comma));
+    std::string_view item = trim_blanks(s.substr(0, comma));
     if (item.empty() || item.find_first_not_of("0123456789") != std::string_view::npos || item.size() > 9) return false;
     out.push_back(std::stoi(std::string(item)));
     if (comma == std::string_view::npos) break;
@@ -44,7 +39,7 @@ std::vector<SentAlignment> read_vecalign(const std::string& path, size_t max_lin
   std::vector<SentAlignment> out;
   std::string_view line;
   while (in.next(line)) {
-    if (trim(line).empty()) continue;
+    if (trim_blanks(line).empty()) continue;
     try {
       out.push_back(parse_vecalign_line(line));
     } catch (corpus::Error& e) {
@@ -81,7 +76,7 @@ SentAlignment parse_vecalign_line(std::string_view line) {
   while (b <= line.size()) {
     size_t e = line.find(':', b);
     if (e == std::string_view::npos) e = line.size();
-    std::string_view f = trim(line.substr(b, e - b));
+    std::string_view f = trim_blanks(line.substr(b, e - b));
     if (!f.empty()) fields.push_back(f);
     b = e + 1;
   }
@@ -227,7 +222,7 @@ std::string detect_alignment_format(const std::string& path, size_t max_line) {
   corpus::TextLines in(path, max_line);
   std::string_view line;
   while (in.next(line)) {
-    std::string_view t = trim(line);
+    std::string_view t = trim_blanks(line);
     if (t.empty()) continue;
     return t.front() == '[' ? "vecalign" : "pharaoh";
   }

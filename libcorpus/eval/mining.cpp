@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "libcorpus/core/ascii.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
@@ -38,12 +39,6 @@ std::string_view chomp(std::string_view s) {
   return s;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 // Checked lines with a trailing CR removed.
 struct Lines {
   Lines(const std::string& path, corpus::LineLimit limit) : text(path, limit) {}
@@ -58,7 +53,7 @@ struct Lines {
 };
 
 double parse_score(std::string_view s, const Lines& in) {
-  std::string t(trim(s));
+  std::string t(trim_blanks(s));
   char* end = nullptr;
   errno = 0;
   double v = std::strtod(t.c_str(), &end);
@@ -80,14 +75,14 @@ struct SentenceFile {
     std::vector<std::string_view> f;
     while (in.next(line)) {
       size_t tab = line.find('\t');
-      std::string_view id = tab == std::string_view::npos ? line : trim(line.substr(0, tab));
+      std::string_view id = tab == std::string_view::npos ? line : trim_blanks(line.substr(0, tab));
       if (tab == std::string_view::npos || id.empty())
         throw corpus::Error("malformed sentence line " + corpus::quote(line),
                             "each line is ID<TAB>SENTENCE, as in the BUCC *.de/*.en files")
             .at(in.name(), in.line_number());
       if (!ids.emplace(id).second)
         throw corpus::Error("duplicate id " + corpus::quote(id)).at(in.name(), in.line_number());
-      std::string text(trim(line.substr(tab + 1)));
+      std::string text(trim_blanks(line.substr(tab + 1)));
       auto [it, fresh] = text_to_id.emplace(text, std::string(id));
       if (!fresh) it->second.clear();  // the same text under several ids
     }
@@ -175,11 +170,11 @@ MiningReport score_mining_files(const MiningFiles& f) {
     std::vector<std::string_view> fl;
     while (in.next(line)) {
       corpus::split_tsv(line, fl);
-      if (fl.size() != 2 || trim(fl[0]).empty() || trim(fl[1]).empty())
+      if (fl.size() != 2 || trim_blanks(fl[0]).empty() || trim_blanks(fl[1]).empty())
         throw corpus::Error("malformed gold line " + corpus::quote(line),
                             "each gold line is SRC_ID<TAB>TRG_ID (BUCC format)")
             .at(in.name(), in.line_number());
-      std::string s(trim(fl[0])), t(trim(fl[1]));
+      std::string s(trim_blanks(fl[0])), t(trim_blanks(fl[1]));
       if (have_sents && !src.ids.count(s))
         throw corpus::Error("gold id " + corpus::quote(s) + " is not in " + f.src_sents).at(in.name(), in.line_number());
       if (have_sents && !trg.ids.count(t))
@@ -223,7 +218,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
               .at(in.name(), in.line_number());
         score_col = ncols == 3 ? 2 : -1;
         // Ids unless sentence files are given and the fields are not ids.
-        text_mode = have_sents && !(src.ids.count(std::string(trim(fl[0]))) && trg.ids.count(std::string(trim(fl[1]))));
+        text_mode = have_sents && !(src.ids.count(std::string(trim_blanks(fl[0]))) && trg.ids.count(std::string(trim_blanks(fl[1]))));
       }
       if (fl.size() != ncols) {
         if (f.skip_bad) {
@@ -235,7 +230,7 @@ MiningReport score_mining_files(const MiningFiles& f) {
       }
       MiningCandidate c;
       if (score_col >= 0) c.score = parse_score(fl[static_cast<size_t>(score_col)], in);
-      std::string s(trim(fl[static_cast<size_t>(src_col)])), t(trim(fl[static_cast<size_t>(trg_col)]));
+      std::string s(trim_blanks(fl[static_cast<size_t>(src_col)])), t(trim_blanks(fl[static_cast<size_t>(trg_col)]));
       if (text_mode) {
         if (!have_sents)
           throw corpus::ConfigError("sentence candidates need the sentence files",

@@ -5,16 +5,6 @@
 
 namespace corpus {
 
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 bool robots_match(std::string_view pat, std::string_view path) {
   // Iterative wildcard match with backtracking to the last '*'.
   size_t p = 0, s = 0, star = std::string_view::npos, mark = 0;
@@ -66,8 +56,8 @@ RobotsRules RobotsRules::parse(std::string_view text, std::string_view agent_in)
     if (hash != std::string_view::npos) line = line.substr(0, hash);
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    std::string key = ascii_lower(trim(line.substr(0, colon)));
-    std::string value(trim(line.substr(colon + 1)));
+    std::string key = ascii_lower(trim_blanks(line.substr(0, colon)));
+    std::string value(trim_blanks(line.substr(colon + 1)));
     if (key == "user-agent") {
       if (!in_agents) groups.emplace_back();
       groups.back().agents.push_back(ascii_lower(value));

@@ -4,18 +4,13 @@
 
 #include <set>
 
+#include "libcorpus/core/ascii.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/utf8.h"
 
 namespace mt::marian {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 using corpus::append_utf8;
 
@@ -118,7 +113,7 @@ std::string unescape_double(std::string_view s, const Line& l) {
 
 // A scalar: quoted (the whole of s) or plain.
 std::string scalar(std::string_view s, const Line& l) {
-  s = trim(s);
+  s = corpus::trim_blanks(s);
   if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return unescape_double(s.substr(1, s.size() - 2), l);
   if (s.size() >= 2 && s.front() == '\'' && s.back() == '\'') {
     std::string out;
@@ -150,7 +145,7 @@ std::map<std::string, std::string> parse_config(std::string_view text, const std
     std::string_view raw = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     const Line l{file, ++no};
-    const std::string_view t = trim(raw);
+    const std::string_view t = corpus::trim_blanks(raw);
     if (skip_line(t)) continue;
     if (raw.front() == ' ' || raw.front() == '\t') {  // a continuation of the last key
       if (!last) l.fail("an indented line before any key");
@@ -158,15 +153,16 @@ std::map<std::string, std::string> parse_config(std::string_view text, const std
       if (t.front() != '-') l.fail("an indented line that is no list item");
       if (!list_open && !last->empty()) l.fail("a list item after a scalar value");
       list_open = true;
-      *last += (last->empty() ? "" : ",") + scalar(t.substr(1), l);
+      if (!last->empty()) *last += ',';
+      *last += scalar(t.substr(1), l);
       continue;
     }
     const size_t colon = t.find(':');
     if (colon == std::string_view::npos || colon == 0) l.fail("a line that is not 'key: value'");
-    const std::string key(trim(t.substr(0, colon)));
-    std::string_view value = trim(t.substr(colon + 1));
+    const std::string key(corpus::trim_blanks(t.substr(0, colon)));
+    std::string_view value = corpus::trim_blanks(t.substr(colon + 1));
     if (value.size() >= 2 && value.front() == '[' && value.back() == ']')
-      value = trim(value.substr(1, value.size() - 2));
+      value = corpus::trim_blanks(value.substr(1, value.size() - 2));
     auto [it, fresh] = out.emplace(key, scalar(value, l));
     if (!fresh) l.fail("the key " + corpus::quote(key) + " twice");
     last = &it->second;
@@ -185,14 +181,14 @@ std::vector<std::pair<std::string, int64_t>> parse_vocab(std::string_view text, 
     std::string_view raw = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     const Line l{file, ++no};
-    std::string_view t = trim(raw);
+    std::string_view t = corpus::trim_blanks(raw);
     if (skip_line(t)) continue;
     // The id is the number at the end, after the last ':'; the piece may hold ':'.
     size_t d = t.size();
     while (d > 0 && t[d - 1] >= '0' && t[d - 1] <= '9') --d;
     if (d == t.size() || t.size() - d > 12) l.fail("a line that is not 'PIECE: ID'");
     const int64_t id = std::stoll(std::string(t.substr(d)));
-    std::string_view head = trim(t.substr(0, d));
+    std::string_view head = corpus::trim_blanks(t.substr(0, d));
     if (head.empty() || head.back() != ':' || head.size() < 2) l.fail("a line that is not 'PIECE: ID'");
     std::string piece = scalar(head.substr(0, head.size() - 1), l);
     if (!corpus::is_valid_utf8(piece)) l.fail("a piece that is not valid UTF-8");
