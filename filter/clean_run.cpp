@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "filter/key_table.h"
+#include "filter/orthography.h"
 #include "filter/row_spool.h"
 #include "filter/rules.h"
 #include "filter/text_stats.h"
@@ -70,6 +71,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   const int si = cols.index("src_text"), ti = cols.index("trg_text");
   if (si < 0 || ti < 0) throw corpus::Error("the input has no src_text and trg_text columns").at(in.name());
   const RuleSet rules(opt.chain, opt.src_lang, opt.trg_lang, opt.lid_model);
+  const Orthography src_ortho(opt.src_lang), trg_ortho(opt.trg_lang);
   const Chain& chain = opt.chain;
   if (opt.lid_model != nullptr &&
       std::none_of(chain.rules.begin(), chain.rules.end(), [](const Rule& r) { return r.kind == RuleKind::kLid; }))
@@ -231,7 +233,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
           fs.assign(fields[static_cast<size_t>(si)]);
           ft.assign(fields[static_cast<size_t>(ti)]);
           if (chain.has_fix) {
-            bool a = chain.fix.apply(fs), c = chain.fix.apply(ft);
+            bool a = chain.fix.apply(fs, src_ortho), c = chain.fix.apply(ft, trg_ortho);
             // Fixed text must stay one TSV field.
             corpus::replace_tabs_newlines(fs);
             corpus::replace_tabs_newlines(ft);

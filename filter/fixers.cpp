@@ -10,13 +10,7 @@ namespace {
 
 using corpus::NormStep;
 
-const std::vector<NormStep>& all_steps() {
-  // Mojibake first: repaired bytes may spell entities or spaces; ws last but
-  // for punct, so that removed controls leave no double spaces.
-  static const std::vector<NormStep> v{NormStep::kMojibake, NormStep::kEntities, NormStep::kControl,
-                                       NormStep::kNfc,      NormStep::kWhitespace, NormStep::kPunct};
-  return v;
-}
+constexpr std::string_view kOrtho = "ortho";
 
 // What the steps' "cannot change this" tests need, in one pass over the text
 // (one pass per step was a sixth of the rules-only chain's time).
@@ -55,7 +49,13 @@ Fixers Fixers::parse(std::string_view spec) {
   Fixers f;
   if (spec == "none" || spec.empty()) return f;
   if (spec == "all") {
-    f.steps_ = all_steps();
+    // Mojibake first: repaired bytes may spell entities or spaces; ortho
+    // after nfc, which composes the letters it compares; ws last but for
+    // punct, so that removed controls leave no double spaces.
+    for (NormStep st : {NormStep::kMojibake, NormStep::kEntities, NormStep::kControl, NormStep::kNfc})
+      f.steps_.push_back({false, st});
+    f.steps_.push_back({true});
+    for (NormStep st : {NormStep::kWhitespace, NormStep::kPunct}) f.steps_.push_back({false, st});
     f.all_ = true;
     return f;
   }
@@ -65,10 +65,11 @@ Fixers Fixers::parse(std::string_view spec) {
     if (e == std::string_view::npos) e = spec.size();
     std::string_view name = spec.substr(b, e - b);
     auto step = corpus::norm_step_from_name(name);
-    if (!step)
+    if (!step && name != kOrtho)
       throw corpus::ConfigError("unknown fixer '" + std::string(name) + "' in fix=" + std::string(spec),
-                                "use all, none or steps joined by '+' from: " + corpus::norm_step_names());
-    f.steps_.push_back(*step);
+                                "use all, none or steps joined by '+' from: " + corpus::norm_step_names() + ", " +
+                                    std::string(kOrtho));
+    f.steps_.push_back(step ? Step{false, *step} : Step{true});
     b = e + 1;
   }
   return f;
@@ -78,19 +79,26 @@ std::string Fixers::spec() const {
   if (all_) return "all";
   if (steps_.empty()) return "none";
   std::string s;
-  for (NormStep st : steps_) {
+  for (const Step& st : steps_) {
     if (!s.empty()) s += '+';
-    s += corpus::norm_step_name(st);
+    s += st.ortho ? std::string(kOrtho) : std::string(corpus::norm_step_name(st.norm));
   }
   return s;
 }
 
-bool Fixers::apply(std::string& s) const {
+bool Fixers::apply(std::string& s, const Orthography& ortho) const {
   bool changed = false;
   FixScan scan(s);
-  for (NormStep st : steps_) {
-    if (skip(st, scan)) continue;
-    std::string r = corpus::apply_norm_step(st, s);
+  for (const Step& st : steps_) {
+    if (st.ortho) {
+      if (ortho.apply(s)) {
+        changed = true;
+        scan = FixScan(s);
+      }
+      continue;
+    }
+    if (skip(st.norm, scan)) continue;
+    std::string r = corpus::apply_norm_step(st.norm, s);
     if (r != s) {
       s.swap(r);
       changed = true;

@@ -8,23 +8,30 @@
 #include <string_view>
 #include <vector>
 
+#include "filter/orthography.h"
 #include "libcorpus/core/normalize.h"
 
 namespace filter {
 
 class Fixers {
  public:
-  // "all" (mojibake+entities+ctrl+nfc+ws+punct), "none", or steps joined by
-  // '+' ("entities+ws"), applied in the order given. Throws
-  // corpus::ConfigError naming an unknown step.
+  // "all" (mojibake+entities+ctrl+nfc+ortho+ws+punct), "none", or steps
+  // joined by '+' ("entities+ws"), applied in the order given. Throws
+  // corpus::ConfigError naming an unknown step. ortho is the side's
+  // language's Orthography (filter/orthography.h).
   static Fixers parse(std::string_view spec);
   std::string spec() const;  // parse(spec()) gives the same fixers
   bool empty() const { return steps_.empty(); }
-  // Applies the steps; true when the text changed. Input must be valid UTF-8.
-  bool apply(std::string& s) const;
+  // Applies the steps, ortho with `ortho`; true when the text changed.
+  // Input must be valid UTF-8.
+  bool apply(std::string& s, const Orthography& ortho = Orthography()) const;
 
  private:
-  std::vector<corpus::NormStep> steps_;
+  struct Step {
+    bool ortho = false;  // else `norm`
+    corpus::NormStep norm = corpus::NormStep::kNfc;
+  };
+  std::vector<Step> steps_;
   bool all_ = false;
 };
 

@@ -16,6 +16,9 @@ invalid-utf8	1	-	~<stdin>:2: invalid UTF-8 at byte 1 \(\\xff\) in column 2	print
 empty-input	0	empty	~^pc-clean: 0 pairs in, 0 kept, 0 fixed, 0 rejected len, .*0 rejected dedup, 1 chain	pc-clean --annotate < /dev/null
 header-only-input	0	empty	~0 pairs in	printf 'src_text\ttrg_text\n' | pc-clean
 fix-output	0	~^fish & chips\tcaf..? frites$	-	printf 'fish &amp; chips\tcaf\xc3\x83\xc2\xa9  frites \n' | pc-clean -q --chain fix=all
+fix-ortho-output	0	~^True$	-	printf 'Romanian C\xd0\xbempany\t\xc5\x9ftiri \xc5\xa3ar\xc4\x83\n' | pc-clean -q -s en -t ro --chain fix=all | python3 -c 'import sys; print(sys.stdin.buffer.read() == "Romanian Company\tștiri țară\n".encode())'
+fix-ortho-needs-languages	0	~^1$	-	printf 'C\xd0\xbempany\tx\n' | pc-clean -q --chain fix=ortho+ws | grep -c $'\xd0\xbe'
+fix-unknown-step	2	empty	~unknown fixer 'orto' in fix=nfc\+orto.*, ortho	printf 'a\tb\n' | pc-clean -q --chain fix=nfc+orto
 scores-columns	0	~^src_text\ttrg_text\tibm1_score\tclean_score\tclean_reason$	-	cached m.ibm1 pc-ibm1 train -q --lowercase -o m.ibm1 $SAMPLES/bitext/en-fr.tsv && head -51 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr --ibm1 m.ibm1 --annotate --chain 'fix=all,ibm1>=0.2' | head -1
 scores-threshold	0	~^ok$	-	cached m.ibm1 pc-ibm1 train -q --lowercase -o m.ibm1 $SAMPLES/bitext/en-fr.tsv && head -201 $SAMPLES/bitext/en-fr.tsv | pc-clean -q --ibm1 m.ibm1 --annotate --chain 'ibm1>=0.3' | awk -F'\t' 'NR > 1 && (($3 >= 0.3) != ($5 == "keep")) { bad = 1 } END { print bad ? "mismatch" : "ok" }'
 encoder-scores	0	~^src_text\ttrg_text\tcos_score\tclean_score$	-	pc-embed train -q -o m.enc $SAMPLES/bitext/en-fr.tsv && head -51 $SAMPLES/bitext/en-fr.tsv | pc-clean -q --encoder m.enc --chain 'cos>=0.1' | head -1
