@@ -7,7 +7,7 @@
 #             (and libFuzzer's edge coverage): the same suite but the crash
 #             and signal tests, two minutes-long training runs and the rows
 #             that repeat a run to compare outputs (-j1/-j2, resume,
-#             shards: run by test and tsan), and each libFuzzer target 3 s
+#             shards: run by test and tsan), and each libFuzzer target 1 s
 #             on its seed corpus
 #   tsan      gcc, ThreadSanitizer, against a oneTBB built with it: the
 #             multi-threaded tests (EM, ingest, split, tmx, eval, train,
