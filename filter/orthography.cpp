@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "filter/rules.h"
 #include "libcorpus/core/ascii.h"
 #include "libcorpus/core/utf8.h"
 
@@ -66,7 +67,7 @@ bool is_ela_dot(int cp) { return cp == '.' || cp == 0x2022 || cp == 0x2219 || cp
 }  // namespace
 
 Orthography::Orthography(std::string_view lang) {
-  std::string code = corpus::ascii_lower(lang.substr(0, lang.find_first_of("_-")));
+  const std::string code = corpus::ascii_lower(primary_language(lang));
   if (code.empty()) return;
   active_ = true;
   ro_ = code == "ro" || code == "mo";
