@@ -58,7 +58,7 @@ double number(std::string_view item, std::string_view v) {
   double d = 0;
   auto r = std::from_chars(v.data(), v.data() + v.size(), d);
   if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || !std::isfinite(d))
-    bad(item, "'" + std::string(v) + "' is not a number");
+    bad(item, fmt::format("'{}' is not a number", v));
   return d;
 }
 

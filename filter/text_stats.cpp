@@ -170,7 +170,7 @@ void placeholders(std::string_view s, std::vector<std::string>& out) {
     if (p[0] == '%') {
       // Positional %1$s and plain %s name the same argument in translations that reorder.
       const size_t dollar = p.find('$');
-      if (dollar != std::string::npos) p = "%" + p.substr(dollar + 1);
+      if (dollar != std::string::npos) p.erase(1, dollar);  // "%1$s" -> "%s"
     } else if (p[0] == '<') {
       // A tag by its name: <a href="x"> and <A> are the same markup.
       const bool close = p.size() > 1 && p[1] == '/';
