@@ -23,7 +23,7 @@
 
 namespace {
 
-const nlohmann::json& expected() {
+const nlohmann::json& bert_expected() {
   static const nlohmann::json j = [] {
     std::ifstream in(embed_data("expected.json"));
     std::stringstream ss;
@@ -48,8 +48,8 @@ double check_model(const std::string& model, const std::string& pooling) {
   const auto& bert = dynamic_cast<const mt::BertEncoder&>(*enc);
   REQUIRE(enc->dim() == 32);
 
-  const auto& sentences = expected()["sentences"];
-  const auto& rows = expected()["models"][model];
+  const auto& sentences = bert_expected()["sentences"];
+  const auto& rows = bert_expected()["models"][model];
   std::vector<std::string> text;
   for (const auto& s : sentences) text.push_back(s.get<std::string>());
   std::vector<std::string_view> views(text.begin(), text.end());
@@ -103,13 +103,13 @@ TEST_CASE("bert import: sentence_bert_config.json's max_seq_length is the cut, [
   std::ofstream(m + "/sentence_bert_config.json") << R"({"max_seq_length": 5, "do_lower_case": false})";
   mt::import_bert(m, "cls", d.path("enc.safetensors"));
   const mt::BertEncoder enc(d.path("enc.safetensors"));
-  const auto& row = expected()["models"]["wordpiece"][4];  // the quick brown fox ...
+  const auto& row = bert_expected()["models"]["wordpiece"][4];  // the quick brown fox ...
   std::vector<int32_t> want = row["ids"].get<std::vector<int32_t>>();
   REQUIRE(want.size() > 5);
   const int32_t sep = want.back();
   want.resize(4);
   want.push_back(sep);
-  CHECK(enc.token_ids(expected()["sentences"][4].get<std::string>()) == want);
+  CHECK(enc.token_ids(bert_expected()["sentences"][4].get<std::string>()) == want);
   // Without the file the cut is the position table's 64.
   mt::import_bert(embed_data("wordpiece"), "cls", d.path("full.safetensors"));
   // [CLS] [UNK] b c [SEP]: a word over 100 characters is one [UNK].
@@ -124,7 +124,7 @@ TEST_CASE("bert encoder: encode from two threads at once gives the vectors of on
   mt::import_bert(embed_data("spm"), "cls", d.path("enc.safetensors"));
   const auto enc = mt::load_bert_encoder(d.path("enc.safetensors"));
   std::vector<std::string> text;
-  for (const auto& s : expected()["sentences"]) text.push_back(s.get<std::string>());
+  for (const auto& s : bert_expected()["sentences"]) text.push_back(s.get<std::string>());
   const std::vector<std::string_view> views(text.begin(), text.end());
   std::vector<float> alone(views.size() * enc->dim()), a(alone.size()), b(alone.size());
   enc->encode(views, align::SentenceEncoder::Side::kSource, alone);

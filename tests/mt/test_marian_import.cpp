@@ -26,7 +26,7 @@ mt::MarianSources fixture(const std::string &variant = "") {
           marian_data("vocab.yml")};
 }
 
-nlohmann::json expected(const std::string &variant = "") {
+nlohmann::json marian_expected(const std::string &variant = "") {
   return nlohmann::json::parse(raw_bytes(marian_data(variant + "expected.json")));
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("marian import: the config says what Marian's YAML says") {
   CHECK(!c.pre_norm);
   CHECK(c.tied_output);
   CHECK(c.positions == mt::Positions::kMarian);
-  CHECK(c.src_vocab == expected()["vocab_size"].get<int>());
+  CHECK(c.src_vocab == marian_expected()["vocab_size"].get<int>());
   CHECK(m.report.trg_unmapped == 3);  // the pieces the fixture's vocab.yml leaves out
   CHECK(m.report.marian_only == 0);
 }
@@ -66,7 +66,7 @@ TEST_CASE(
     const mt::Tokenizer src_tok(m.vocabs.src);
     mt::Transformer<float> model(m.config);
     int compared = 0;
-    const nlohmann::json j = expected(variant);
+    const nlohmann::json j = marian_expected(variant);
     for (const auto &s : j["sentences"]) {
       const std::vector<int32_t> src = ids(s["src"]), trg = ids(s["greedy"]);
       REQUIRE(src_tok.encode(s["text"].get<std::string>()) == src);
@@ -100,7 +100,7 @@ TEST_CASE("marian import: greedy output equals Marian's greedy output exactly") 
     const mt::MarianModel m = mt::convert_marian(fixture(variant));
     std::vector<std::vector<int32_t>> src, want;
     int ended = 0;
-    const nlohmann::json j = expected(variant);
+    const nlohmann::json j = marian_expected(variant);
     for (const auto &s : j["sentences"]) {
       src.push_back(ids(s["src"]));
       want.push_back(ids(s["greedy"]));
@@ -121,7 +121,7 @@ TEST_CASE("marian import: the written model file translates with pc-nmt's loader
   const mt::TranslationModel tm(out);
   CHECK(tm.file.config().positions == mt::Positions::kMarian);
   CHECK(tm.file.file().metadata().at("imported_from") == "marian");
-  const auto j = expected();
+  const auto j = marian_expected();
   const auto &s = j["sentences"][1];
   const std::vector<int32_t> src = tm.src.encode(s["text"].get<std::string>());
   const auto got = mt::greedy_translate(tm.file.config(), tm.file.params(), {src}, mt::DecodeOptions{});

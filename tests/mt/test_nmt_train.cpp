@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "support/reverse_model.h"
 #include "support/tmpdir.h"
 #include "libcorpus/core/error.h"
 #include "mt/decode/greedy.h"
@@ -21,19 +22,6 @@
 using namespace mt;
 
 namespace {
-
-// Sequences over symbols 4..4+K-1 of length 3..8; target = source reversed.
-Corpus reverse_task(size_t n, uint64_t seed, int K = 12) {
-  std::mt19937_64 g(seed);
-  Corpus c;
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<int32_t> s(3 + g() % 6);
-    for (auto& x : s) x = 4 + static_cast<int32_t>(g() % K);
-    c.src.push_back(s);
-    c.trg.emplace_back(s.rbegin(), s.rend());
-  }
-  return c;
-}
 
 double cpu_seconds() {
   struct rusage ru {};
@@ -64,9 +52,9 @@ Config tiny_config(int vocab) {
 TEST_CASE("train: a tiny model learns to reverse sequences (>= 95% exact match)") {
   TmpDir tmp;
   const Config cfg = tiny_config(16);
-  Corpus train = reverse_task(20000, 1);
+  Corpus train = mt_test::reverse_task(20000, 1);
   ValidSet valid;
-  valid.data = reverse_task(300, 2);
+  valid.data = mt_test::reverse_task(300, 2);
   for (const auto& t : valid.data.trg) valid.refs.push_back(ids_text(t));
   TrainOptions opt;
   opt.batch_tokens = 1024;
@@ -117,9 +105,9 @@ TEST_CASE("train: a tiny model learns to reverse sequences (>= 95% exact match)"
 TEST_CASE("train: 100 steps == 50 steps + resume + 50 steps, bit for bit, any thread count") {
   TmpDir tmp;
   const Config cfg = tiny_config(16);
-  Corpus train = reverse_task(3000, 3);
+  Corpus train = mt_test::reverse_task(3000, 3);
   ValidSet valid;
-  valid.data = reverse_task(20, 4);
+  valid.data = mt_test::reverse_task(20, 4);
   for (const auto& t : valid.data.trg) valid.refs.push_back(ids_text(t));
   TrainOptions opt;
   opt.batch_tokens = 256;
@@ -159,7 +147,7 @@ TEST_CASE("train: 100 steps == 50 steps + resume + 50 steps, bit for bit, any th
 
 TEST_CASE("train: a checkpoint of another architecture is refused") {
   TmpDir tmp;
-  Corpus train = reverse_task(200, 5);
+  Corpus train = mt_test::reverse_task(200, 5);
   ValidSet valid;
   TrainOptions opt;
   opt.max_steps = 2;
@@ -181,7 +169,7 @@ TEST_CASE("train: a run whose loss stops being finite stops with an error and ke
   // A learning rate far too high blows the weights up within a few steps;
   // training on would turn every weight into NaN for the rest of the run.
   TmpDir tmp;
-  Corpus train = reverse_task(200, 7);
+  Corpus train = mt_test::reverse_task(200, 7);
   ValidSet valid;
   TrainOptions opt;
   opt.max_steps = 200;
