@@ -27,7 +27,7 @@ for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
 [ -s "$work/port" ] || fail "the test server did not start"
 port=$(cat "$work/port")
 base="http://127.0.0.1:$port"
-delay=0.05
+delay=0.02
 
 "$bin/pc-crawl" -v --no-progress --delay $delay --timeout 1 --retries 1 --backoff 0.1 -o "$work/site.warc.gz" \
   "$base/" "$base/redirect-in" "$base/redirect-out" "$base/error500" "$base/slow" "$base/truncated" \
