@@ -44,8 +44,9 @@ PACKAGES=(
   # the fasttext command trains the small models its tests load, and its
   # Python predict is the reference the rule's probabilities are checked against
   libfasttext-dev fasttext python3-fasttext
-  # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md)
-  clang libclang-rt-14-dev
+  # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md);
+  # lld links the test, sanitize and tsan builds (CMakePresets.json), 3x faster than GNU ld
+  clang libclang-rt-14-dev lld
 )
 
 # Baselines that only benchmarks and fixture generators use (`--bench`): large,
