@@ -27,12 +27,7 @@ for d in sorted(glob.glob("/usr/share/locale/*/LC_MESSAGES")):
     loc = d.split("/")[-2]
     if loc.startswith("en") or "@" in loc:
         continue
-    rows = set()
-    for mo in sorted(glob.glob(d + "/*.mo")):
-        for _, src, trg in g.read_mo(mo):
-            src, trg = g.normalise(g.strip_accel(src)), g.normalise(g.strip_accel(trg))
-            if src and trg and not g.why_rejected(src, trg):
-                rows.add((src, trg))
+    rows = set(g.locale_pairs(loc, filtered=True))
     if len(rows) >= 1000:
         with open(os.path.join(out, f"en-{loc}.tsv"), "w") as f:
             f.write("src_text\ttrg_text\n")

@@ -12,18 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for lang in "$@"; do
-  /usr/bin/python3 - "$here/../scripts" "$lang" >"$work/in.tsv" <<'EOF'
-import glob, sys
-sys.path.insert(0, sys.argv[1])
-import gettext_catalogues as g
-lang = sys.argv[2]
-print("src_text\ttrg_text")
-for mo in sorted(glob.glob(f"/usr/share/locale/{lang}/LC_MESSAGES/*.mo")):
-    for _, src, trg in g.read_mo(mo):
-        src, trg = g.normalise(src), g.normalise(trg)
-        if src and trg and "\t" not in src + trg and "\n" not in src + trg:
-            print(f"{src}\t{trg}")
-EOF
+  /usr/bin/python3 "$here/../scripts/gettext_catalogues.py" pairs "$lang" >"$work/in.tsv"
   "$tools/pc-clean" -s en -t "$lang" --chain fix=ortho "$work/in.tsv" -o "$work/out.tsv" 2>"$work/err"
   pairs=$(($(wc -l <"$work/in.tsv") - 1))
   changed=$(paste "$work/in.tsv" "$work/out.tsv" | awk -F'\t' 'NR > 1 && ($1 != $3 || $2 != $4)' | wc -l)

@@ -1,5 +1,5 @@
 """Pairs from the gettext catalogues (.mo) of the installed Debian packages,
-shared by make-sample-bitext.sh and make-package-split.sh (their embedded
+shared by make-sample-bitext.sh, make-package-split.sh and the bench scripts (their embedded
 Python imports it, so both read catalogues and filter pairs alike): which
 package owns a catalogue, reading a .mo, and the filters a pair must pass.
 Standard library only."""
@@ -171,3 +171,33 @@ def why_rejected(src, trg, allow_placeholders=False):
     if not has_letter(src) or not has_letter(trg):
         return "no-letter"
     return None
+
+
+def locale_pairs(locale, filtered=False):
+    """Every singular (msgid, msgstr) pair of the installed catalogues of one
+    locale (/usr/share/locale/LOCALE/LC_MESSAGES/*.mo, in sorted order),
+    normalised. filtered: accelerators stripped and why_rejected applied;
+    otherwise only pairs that cannot be a TSV row (a TAB or newline, an
+    empty side) are left out."""
+    import glob
+    for mo in sorted(glob.glob(f"/usr/share/locale/{locale}/LC_MESSAGES/*.mo")):
+        for _, src, trg in read_mo(mo):
+            if filtered:
+                src, trg = normalise(strip_accel(src)), normalise(strip_accel(trg))
+                if why_rejected(src, trg):
+                    continue
+            else:
+                src, trg = normalise(src), normalise(trg)
+                if not src or not trg or "\t" in src + trg or "\n" in src + trg:
+                    continue
+            yield src, trg
+
+
+if __name__ == "__main__":
+    # gettext_catalogues.py pairs LOCALE [--filtered]: locale_pairs as a TSV
+    # with a src_text/trg_text header, on stdout (the bench scripts' input).
+    if len(sys.argv) not in (3, 4) or sys.argv[1] != "pairs" or sys.argv[3:] not in ([], ["--filtered"]):
+        sys.exit("usage: gettext_catalogues.py pairs LOCALE [--filtered]")
+    print("src_text\ttrg_text")
+    for s, t in locale_pairs(sys.argv[2], filtered=len(sys.argv) == 4):
+        print(f"{s}\t{t}")
