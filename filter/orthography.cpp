@@ -76,18 +76,14 @@ Orthography::Orthography(std::string_view lang) {
   for (const char* l : {"uk", "be", "kk", "rue", "ky"}) cyr_i_ |= code == l;
   cyr_j_ = code == "sr" || code == "mk";
   cyr_dze_ = code == "mk";
-  UScriptCode codes[8];
-  UErrorCode e = U_ZERO_ERROR;
-  const int n = uscript_getCode(code.c_str(), codes, 8, &e);
-  if (U_FAILURE(e) || n <= 0) return;
   // The language's one script of the three; with two of them (Serbian in
   // ICU's data, say) a word's majority decides.
   int found = 0;
-  for (int i = 0; i < n; ++i) {
-    const Script sc = codes[i] == USCRIPT_LATIN      ? Script::kLatin
-                      : codes[i] == USCRIPT_CYRILLIC ? Script::kCyrillic
-                      : codes[i] == USCRIPT_GREEK    ? Script::kGreek
-                                                     : Script::kNone;
+  for (const int c : language_scripts(code)) {
+    const Script sc = c == USCRIPT_LATIN      ? Script::kLatin
+                      : c == USCRIPT_CYRILLIC ? Script::kCyrillic
+                      : c == USCRIPT_GREEK    ? Script::kGreek
+                                              : Script::kNone;
     if (sc == Script::kNone) continue;
     script_ = sc;
     ++found;

@@ -45,23 +45,11 @@ std::string lower_ascii(std::string_view s) {
 }
 
 std::vector<int> scripts_of(const std::string& lang) {
-  std::vector<int> v;
-  if (lang.empty()) return v;
-  UScriptCode codes[8];
-  UErrorCode e = U_ZERO_ERROR;
-  int n = uscript_getCode(std::string(primary_language(lang)).c_str(), codes, 8, &e);
-  if (U_FAILURE(e) || n <= 0)
+  if (lang.empty()) return {};
+  std::vector<int> v = language_scripts(lang);
+  if (v.empty())
     throw corpus::ConfigError("no script is known for language '" + lang + "' (rule script)",
                               "give an ISO 639 code with -s/-t, or leave the script rule out of --chain");
-  for (int i = 0; i < n; ++i) v.push_back(codes[i]);
-  // Japanese is written in Han and both kanas; ICU names the combined code.
-  if (std::find(v.begin(), v.end(), USCRIPT_JAPANESE) != v.end())
-    for (int c : {USCRIPT_HAN, USCRIPT_HIRAGANA, USCRIPT_KATAKANA}) v.push_back(c);
-  if (std::find(v.begin(), v.end(), USCRIPT_KOREAN) != v.end())
-    for (int c : {USCRIPT_HAN, USCRIPT_HANGUL}) v.push_back(c);
-  if (std::find(v.begin(), v.end(), USCRIPT_SIMPLIFIED_HAN) != v.end() ||
-      std::find(v.begin(), v.end(), USCRIPT_TRADITIONAL_HAN) != v.end())
-    v.push_back(USCRIPT_HAN);
   return v;
 }
 
@@ -218,6 +206,24 @@ bool fasttext_other_language(const FastTextLid& m, std::string_view x, std::stri
 std::string_view primary_language(std::string_view code) {
   size_t p = code.find_first_of("-_");
   return p == std::string_view::npos ? code : code.substr(0, p);
+}
+
+std::vector<int> language_scripts(std::string_view code) {
+  std::vector<int> v;
+  UScriptCode codes[8];
+  UErrorCode e = U_ZERO_ERROR;
+  const int n = uscript_getCode(std::string(primary_language(code)).c_str(), codes, 8, &e);
+  if (U_FAILURE(e) || n <= 0) return v;
+  for (int i = 0; i < n; ++i) v.push_back(codes[i]);
+  // Japanese is written in Han and both kanas; ICU names the combined code.
+  if (std::find(v.begin(), v.end(), USCRIPT_JAPANESE) != v.end())
+    for (int c : {USCRIPT_HAN, USCRIPT_HIRAGANA, USCRIPT_KATAKANA}) v.push_back(c);
+  if (std::find(v.begin(), v.end(), USCRIPT_KOREAN) != v.end())
+    for (int c : {USCRIPT_HAN, USCRIPT_HANGUL}) v.push_back(c);
+  if (std::find(v.begin(), v.end(), USCRIPT_SIMPLIFIED_HAN) != v.end() ||
+      std::find(v.begin(), v.end(), USCRIPT_TRADITIONAL_HAN) != v.end())
+    v.push_back(USCRIPT_HAN);
+  return v;
 }
 
 bool is_url_or_email(std::string_view s) {

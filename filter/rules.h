@@ -61,5 +61,9 @@ class RuleSet {
 bool is_url_or_email(std::string_view s);
 // The language part of a code: "pt_BR" -> "pt", "zh-Hant" -> "zh".
 std::string_view primary_language(std::string_view code);
+// The scripts (ICU UScriptCode values) ICU gives the language of a code,
+// with Han and both kanas for Japanese, Han and Hangul for Korean, Han for
+// simplified or traditional Chinese; empty when ICU knows none.
+std::vector<int> language_scripts(std::string_view code);
 
 }  // namespace filter

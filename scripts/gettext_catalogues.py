@@ -1,6 +1,6 @@
 """Pairs from the gettext catalogues (.mo) of the installed Debian packages,
 shared by make-sample-bitext.sh, make-package-split.sh and the bench scripts (their embedded
-Python imports it, so both read catalogues and filter pairs alike): which
+Python imports it, so all read catalogues and filter pairs alike): which
 package owns a catalogue, reading a .mo, and the filters a pair must pass.
 Standard library only."""
 import os
