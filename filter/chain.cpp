@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -16,7 +17,8 @@ namespace {
 struct KindName {
   RuleKind kind;
   const char* name;
-  enum Arg { kNone, kWord, kRange, kPair, kNumber, kCount, kText, kThreshold } arg;  // kWord: none, or one word (lid=short)
+  // kWord: none, or one word (lid=short); kList: none, or words joined by '+' (spell=de+fr)
+  enum Arg { kNone, kWord, kList, kRange, kPair, kNumber, kCount, kText, kThreshold } arg;
 };
 
 constexpr KindName kKinds[] = {
@@ -28,7 +30,8 @@ constexpr KindName kKinds[] = {
     {RuleKind::kUrl, "url", KindName::kNone},            {RuleKind::kNumbers, "numbers", KindName::kNone},
     {RuleKind::kBrackets, "brackets", KindName::kNone},  {RuleKind::kPlaceholders, "placeholders", KindName::kNone},
     {RuleKind::kRepeat, "repeat", KindName::kCount},     {RuleKind::kCaps, "caps", KindName::kNumber},
-    {RuleKind::kLid, "lid", KindName::kWord},            {RuleKind::kScript, "script", KindName::kNone},
+    {RuleKind::kLid, "lid", KindName::kWord},            {RuleKind::kSpell, "spell", KindName::kList},
+    {RuleKind::kScript, "script", KindName::kNone},
     {RuleKind::kAlphabet, "alphabet", KindName::kNone},
     {RuleKind::kDebris, "debris", KindName::kNone},      {RuleKind::kPatterns, "patterns", KindName::kText},
     {RuleKind::kIbm1, "ibm1", KindName::kThreshold},     {RuleKind::kCos, "cos", KindName::kThreshold},
@@ -72,7 +75,8 @@ std::string Rule::spec() const {
   const KindName& k = info(kind);
   switch (k.arg) {
     case KindName::kNone: return k.name;
-    case KindName::kWord: return arg.empty() ? std::string(k.name) : fmt::format("{}={}", k.name, arg);
+    case KindName::kWord: case KindName::kList:
+      return arg.empty() ? std::string(k.name) : fmt::format("{}={}", k.name, arg);
     case KindName::kRange: return fmt::format("{}={}:{}", k.name, num(a), num(b));
     case KindName::kPair:
       if (c == a && d == b) return fmt::format("{}={}:{}", k.name, num(a), num(b));
@@ -125,6 +129,17 @@ Chain Chain::parse(std::string_view spec) {
         break;
       case KindName::kWord:  // lid=short: CLD2's best-effort answer on short sides too (filter/lid.h)
         if (has_value && (ge || value != "short")) bad(item, std::string(k->name) + " takes no value but short");
+        r.arg = value;
+        break;
+      case KindName::kList:  // spell=de+fr: the languages a side may wrongly be in
+        if (has_value) {
+          if (ge) bad(item, "write " + std::string(k->name) + " or " + std::string(k->name) + "=LANG+LANG");
+          for (std::string_view l : corpus::split_fields(value, '+'))
+            if (l.empty() || !std::all_of(l.begin(), l.end(), [](char ch) {
+                  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '-';
+                }))
+              bad(item, "languages are codes such as de or pt_BR, joined by '+'");
+        }
         r.arg = value;
         break;
       case KindName::kRange: {

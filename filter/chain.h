@@ -34,6 +34,8 @@ enum class RuleKind {
   kRepeat,        // repeat=N          a word N times in a row, or a character 3N times
   kCaps,          // caps=F            capitals / letters > F on a side (10+ letters)
   kLid,           // lid[=short]       CLD2 names another language on a side (needs -s/-t); short: its best-effort answer too
+  kSpell,         // spell[=L+L]       a short side's words are another listed language's, not its own, by the
+                  //                   spelling dictionaries (needs -s/-t; filter/spell.h)
   kAlphabet,      // alphabet          a side has letters of its script outside its language's alphabet (needs -s/-t)
   kScript,        // script            a side has letters, none in its language's scripts (needs -s/-t)
   kDebris,        // debris            HTML, navigation, cookie and copyright debris
@@ -53,17 +55,19 @@ struct Rule {
   RuleKind kind = RuleKind::kLen;
   double a = 0, b = 0;  // parameters (len/words: MIN, MAX; wratio: W, C; thresholds and limits: a)
   double c = 0, d = 0;  // wratio: W2, C2 (W, C unless given)
-  std::string arg;      // patterns: the file; dedup: exact or near; lid: empty or short
+  std::string arg;      // patterns: the file; dedup: exact or near; lid: empty or short; spell: empty or L+L
   std::string name() const;  // the reason written for a rejected row: "len", "dedup"...
   std::string spec() const;  // the item as it parses back: "len=1:1000"
   bool stateful() const { return kind == RuleKind::kDedup || kind == RuleKind::kMaxTrg || kind == RuleKind::kMaxSrc; }
-  bool needs_langs() const { return kind == RuleKind::kLid || kind == RuleKind::kScript || kind == RuleKind::kAlphabet; }
+  bool needs_langs() const {
+    return kind == RuleKind::kLid || kind == RuleKind::kSpell || kind == RuleKind::kScript || kind == RuleKind::kAlphabet;
+  }
 };
 
 // The chain pc-clean runs when none is given.
 inline constexpr const char* kDefaultChain =
     "fix=all,len=1:1000,ratio=3,wratio=1.75:1.5:2:1.5,same,untranslated=0.8,alpha=0.3,url,numbers,placeholders,brackets,repeat=4,"
-    "caps=0.9,lid,script,alphabet,debris,dedup=exact";
+    "caps=0.9,lid,spell,script,alphabet,debris,dedup=exact";
 
 struct Chain {
   Fixers fix;

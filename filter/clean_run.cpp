@@ -70,7 +70,7 @@ CleanCounts clean_rows(corpus::BitextLines& in, const CleanOptions& opt, const P
   const corpus::TsvColumns& cols = in.columns();
   const int si = cols.index("src_text"), ti = cols.index("trg_text");
   if (si < 0 || ti < 0) throw corpus::Error("the input has no src_text and trg_text columns").at(in.name());
-  const RuleSet rules(opt.chain, opt.src_lang, opt.trg_lang, opt.lid_model);
+  const RuleSet rules(opt.chain, opt.src_lang, opt.trg_lang, opt.lid_model, opt.dictionaries);
   const Orthography src_ortho(opt.src_lang), trg_ortho(opt.trg_lang);
   const Chain& chain = opt.chain;
   if (opt.lid_model != nullptr &&

@@ -31,6 +31,7 @@ class Output;
 namespace filter {
 
 class FastTextLid;
+class SpellDictionaries;
 
 struct CleanOptions {
   Chain chain;
@@ -41,6 +42,7 @@ struct CleanOptions {
   size_t batch_bytes = 1 << 20;
   const MultiwayIndex* multiway = nullptr;  // with it: multiway_score and the multiway rule
   const FastTextLid* lid_model = nullptr;   // with it: lid asks fastText as well as CLD2 (filter/fasttext_lid.h)
+  const SpellDictionaries* dictionaries = nullptr;  // the spell rule's (filter/spell.h); null: the default folders
 };
 
 struct CleanCounts {

@@ -11,6 +11,7 @@
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
 #include "libcorpus/core/line_reader.h"
+#include "libcorpus/core/split_fields.h"
 #include "libcorpus/core/uchar.h"
 #include "filter/alphabet.h"
 #include "filter/debris.h"
@@ -18,6 +19,7 @@
 #include "filter/fasttext_lid.h"
 #include "filter/lid.h"
 #include "filter/lid_view.h"
+#include "filter/spell.h"
 
 namespace filter {
 
@@ -32,6 +34,15 @@ struct SidePair {
   const TextStats& trg() const {
     if (!ts) ts = text_stats(t);
     return *ts;
+  }
+  // The lid views (filter/lid_view.h), for lid and spell.
+  mutable std::optional<std::pair<std::string, std::string>> views;
+  const std::pair<std::string, std::string>& view() const {
+    if (!views) {
+      views.emplace();
+      lid_views(s, t, views->first, views->second);
+    }
+    return *views;
   }
 };
 
@@ -237,8 +248,10 @@ bool is_url_or_email(std::string_view s) {
   return at != std::string::npos && at > 0 && l.find('.', at) != std::string::npos && l.find('.', at) + 1 < l.size();
 }
 
-RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model)
-    : chain_(chain), src_lang_(std::move(src_lang)), trg_lang_(std::move(trg_lang)), lid_model_(lid_model) {
+RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model,
+                 const SpellDictionaries* dictionaries)
+    : chain_(chain), src_lang_(std::move(src_lang)), trg_lang_(std::move(trg_lang)), lid_model_(lid_model),
+      dictionaries_(dictionaries) {
   for (const Rule& r : chain_.rules) {
     if (r.needs_langs() && (src_lang_.empty() || trg_lang_.empty()))
       throw corpus::ConfigError("rule " + r.name() + " needs both languages",
@@ -253,6 +266,14 @@ RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang,
       trg_lid_ = std::make_shared<LanguageCheck>(trg_lang_);
       src_code_ = language_code(src_lang_);
       trg_code_ = language_code(trg_lang_);
+    }
+    if (r.kind == RuleKind::kSpell) {
+      if (!dictionaries_) {
+        own_dictionaries_ = std::make_shared<const SpellDictionaries>();
+        dictionaries_ = own_dictionaries_.get();
+      }
+      for (std::string_view l : corpus::split_fields(r.arg.empty() ? kSpellLanguages : r.arg, '+'))
+        spell_langs_.emplace_back(l);
     }
     if (r.kind == RuleKind::kAlphabet) {
       src_abc_ = std::make_shared<Alphabet>(src_lang_);
@@ -355,8 +376,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       // CLD2 judges the side's view (filter/lid_view.h: no names, options,
       // codes or syntax; chosen on the valid pairs, docs/clean.md); the
       // fastText model the whole side, which did better there.
-      std::string sv, tv;
-      lid_views(s, t, sv, tv);
+      const auto& [sv, tv] = p.view();
       auto bad = [&](const LanguageCheck& lc, std::string_view x, const std::string& view, const std::string& other,
                      const TextStats& st, const std::string& code, const std::string& other_code) {
         const bool spaceless = st.spaceless * 2 >= st.letters && st.letters > 0;
@@ -370,6 +390,15 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
       };
       return bad(*src_lid_, s, sv, trg_lang_, p.src(), src_code_, trg_code_) ||
              bad(*trg_lid_, t, tv, src_lang_, p.trg(), trg_code_, src_code_);
+    }
+    case RuleKind::kSpell: {
+      // The dictionaries judge the lid view too (filter/lid_view.h): names,
+      // codes and copied terms are in the language of no dictionary. Chosen
+      // on the valid pairs and a sample of the train pairs (docs/clean.md).
+      if (p.src().words >= kSpellMaxWords && p.trg().words >= kSpellMaxWords) return false;
+      const auto& [sv, tv] = p.view();
+      return spell_other_language(*dictionaries_, sv, p.src().words, src_lang_, trg_lang_, spell_langs_) ||
+             spell_other_language(*dictionaries_, tv, p.trg().words, trg_lang_, src_lang_, spell_langs_);
     }
     case RuleKind::kScript: return script_fails(p.src(), src_scripts_) || script_fails(p.trg(), trg_scripts_);
     case RuleKind::kAlphabet: return src_abc_->foreign_letters(s) > 0 || trg_abc_->foreign_letters(t) > 0;
@@ -391,7 +420,7 @@ bool RuleSet::fails(const Rule& r, std::string_view s, std::string_view t, const
 }
 
 int RuleSet::first_failure(std::string_view src, std::string_view trg, const PairScores& scores) const {
-  SidePair p{src, trg, {}, {}};
+  SidePair p{src, trg, {}, {}, {}};
   for (size_t i = 0; i < chain_.rules.size(); ++i)
     if (fails(chain_.rules[i], src, trg, p, scores)) return static_cast<int>(i);
   return -1;

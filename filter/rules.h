@@ -29,13 +29,17 @@ struct SidePair;
 class LanguageCheck;
 class Alphabet;
 class FastTextLid;
+class SpellDictionaries;
 
 class RuleSet {
  public:
   // `src_lang`/`trg_lang` may be empty unless the chain has lid or script
   // (ConfigError). Reads the patterns file (Error naming it). With
-  // `lid_model` (kept by the caller), lid asks it as well as CLD2.
-  RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model = nullptr);
+  // `lid_model` (kept by the caller), lid asks it as well as CLD2. The spell
+  // rule asks `dictionaries` (kept by the caller), or without them its own
+  // from the default folders (filter/spell.h).
+  RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang, const FastTextLid* lid_model = nullptr,
+          const SpellDictionaries* dictionaries = nullptr);
 
   // The index in chain.rules of the first stateless rule the pair fails, or
   // -1. Dedup and limits are left to the caller.
@@ -53,6 +57,9 @@ class RuleSet {
   std::vector<std::regex> patterns_;
   std::shared_ptr<const LanguageCheck> src_lid_, trg_lid_;
   const FastTextLid* lid_model_ = nullptr;
+  std::shared_ptr<const SpellDictionaries> own_dictionaries_;
+  const SpellDictionaries* dictionaries_ = nullptr;
+  std::vector<std::string> spell_langs_;
   std::string src_code_, trg_code_;  // language_code()s, for the model's labels
   std::shared_ptr<const Alphabet> src_abc_, trg_abc_;
 };

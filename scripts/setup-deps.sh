@@ -44,6 +44,9 @@ PACKAGES=(
   # the fasttext command trains the small models its tests load, and its
   # Python predict is the reference the rule's probabilities are checked against
   libfasttext-dev fasttext python3-fasttext
+  # pc-clean: the spell rule's Hunspell (filter/spell.h) and the dictionaries
+  # of the languages the sample data and the noise benchmark use
+  libhunspell-dev hunspell-en-us hunspell-fr hunspell-de-de hunspell-es
   # tests/fuzz: clang with libFuzzer and its sanitizer runtimes (tests/fuzz, docs/fuzzing.md);
   # lld links the test, sanitize and tsan builds (CMakePresets.json), 3x faster than GNU ld
   clang libclang-rt-14-dev lld

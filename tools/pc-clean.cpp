@@ -1,5 +1,6 @@
 // pc-clean: fix, filter, deduplicate and score bitext, saying why for every row.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <string>
@@ -8,6 +9,8 @@
 #include "align/ibm1_model.h"
 #include "filter/clean_run.h"
 #include "filter/fasttext_lid.h"
+#include "filter/rules.h"
+#include "filter/spell.h"
 #include "libcorpus/core/cli.h"
 #include "libcorpus/core/error.h"
 #include "libcorpus/core/input.h"
@@ -22,7 +25,7 @@ using namespace corpus;
 namespace {
 
 struct Opts {
-  std::string chain, src_file, trg_file, ibm1, encoder, nmt, rejected, lid_model;
+  std::string chain, src_file, trg_file, ibm1, encoder, nmt, rejected, lid_model, dict_dir;
   std::vector<std::string> multiway, order_lm;
   bool annotate = false;
   double floor = 1e-4;
@@ -58,6 +61,9 @@ int main(int argc, char** argv) {
   app.option("rejected", "FILE", &o.rejected, "write the rejected rows there, with clean_reason");
   app.option("lid-model", "MODEL", &o.lid_model,
              "fastText language-ID model (.bin/.ftz, e.g. lid.176): lid asks it where CLD2 is unsure");
+  app.option("dict-dir", "DIRS", &o.dict_dir,
+             "folders of Hunspell dictionaries for the spell rule, ':'-separated (default: $DICPATH, else "
+             "/usr/share/hunspell)");
   app.group("Scores");
   app.option("ibm1", "MODEL", &o.ibm1, "pc-ibm1 model: add ibm1_score (q_max, both directions) and clean_score");
   app.option("encoder", "MODEL", &o.encoder, "pc-embed model (train or import): add cos_score (encoder cosine) and clean_score");
@@ -121,6 +127,14 @@ int main(int argc, char** argv) {
       ctx.note_input(o.lid_model);
       opt.lid_model = lid_model.get();
     }
+    filter::SpellDictionaries dictionaries(o.dict_dir);
+    opt.dictionaries = &dictionaries;
+    if (opt.chain.has(filter::RuleKind::kSpell))
+      for (const std::string& l : {c.src_lang, c.trg_lang})
+        if (!dictionaries.has(l))
+          ctx.info(fmt::format("spell: no Hunspell dictionary for '{}' in {}: its side is not judged (Debian: "
+                               "apt install hunspell-{})",
+                               l, fmt::join(dictionaries.folders(), ":"), filter::primary_language(l)));
     filter::MultiwayIndex multiway;
     if (!o.multiway.empty()) {
       for (const auto& f : o.multiway) ctx.note_input(f);
@@ -136,6 +150,8 @@ int main(int argc, char** argv) {
     out.commit();
     if (rej) rej->commit();
 
+    if (opt.chain.has(filter::RuleKind::kSpell))
+      ctx.info("spell: dictionaries " + fmt::format("{}", fmt::join(dictionaries.loaded(), ", ")));
     ctx.set_count("pairs in", n.rows - n.skipped_bad);
     ctx.set_count("kept", n.kept);
     ctx.set_count("fixed", n.fixed);

@@ -2,7 +2,7 @@
 annotate-sample	0	@pc-clean-annotate-en-fr.tsv	-	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr --annotate
 kept-equals-annotate-keep	0	empty	-	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr | tail -n +2 > kept; awk -F'\t' 'NR > 1 && $3 == "keep" { print $1 "\t" $2 }' $EXPECTED/pc-clean-annotate-en-fr.tsv | cmp - kept
 rejected-file	0	~^[0-9]+ rejected$	-	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr --rejected rej.tsv > /dev/null; head -1 rej.tsv | grep -qx 'src_text.trg_text.clean_reason' && awk -F'\t' 'NR > 1 && $3 == "keep" { bad = 1 } END { if (!bad) print NR - 1 " rejected" }' rej.tsv
-summary-counts-per-rule	0	-	~^pc-clean: 300 pairs in, [0-9]+ kept, [0-9]+ fixed, [0-9]+ rejected len, .* [0-9]+ rejected lid, [0-9]+ rejected script, .*[0-9]+ rejected dedup	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -s en -t fr > /dev/null
+summary-counts-per-rule	0	-	~^pc-clean: 300 pairs in, [0-9]+ kept, [0-9]+ fixed, [0-9]+ rejected len, .* [0-9]+ rejected lid, [0-9]+ rejected spell, [0-9]+ rejected script, .*[0-9]+ rejected dedup	head -301 $SAMPLES/bitext/en-fr.tsv | pc-clean -s en -t fr > /dev/null
 summary-chain	0	-	~^pc-clean: chain: fix=all,len=1:200,ratio=3,lid,dedup=near$	head -31 $SAMPLES/bitext/en-fr.tsv | pc-clean -s en -t fr --chain 'fix=all,len=1:200,ratio=3,lid,dedup=near' > /dev/null
 meta-chain	0	~^ok$	-	head -31 $SAMPLES/bitext/en-fr.tsv | pc-clean -q -s en -t fr --chain 'fix=all,same,dedup=exact' --meta m.json > /dev/null && python3 -c 'import json; c = json.load(open("m.json"))["counts"]; assert c["chain fix=all,same,dedup=exact"] == 1 and "rejected same" in c; print("ok")'
 default-chain-no-langs	0	-	~no -s/-t: the default chain runs without lid, script and alphabet	printf 'src_text\ttrg_text\nOpen\tOuvrir\n' | pc-clean
@@ -72,3 +72,10 @@ nmt-threshold	0	~^ok [1-9][0-9]* [1-9][0-9]*$	-	tiny_nmt 4 && pc-clean -q --nmt 
 nmt-j1-j2	0	empty	-	tiny_nmt 4 && pc-clean -q -j1 --nmt m.safetensors --annotate $DATA/nmt/train.tsv > a && pc-clean -q -j2 --nmt m.safetensors --annotate $DATA/nmt/train.tsv > b && cmp a b && test $(wc -l < a) = 301
 nmt-wrong-model	1	empty	~m\.ibm1: a 'paracorp\.ibm1' model, not a paracorp\.nmt model	cached m.ibm1 pc-ibm1 train -q --lowercase -o m.ibm1 $SAMPLES/bitext/en-fr.tsv && printf 'a\tb\n' | pc-clean -q --nmt m.ibm1
 nmt-not-a-model	1	empty	~x\.safetensors: not a safetensors	printf 'not a model' > x.safetensors && printf 'a\tb\n' | pc-clean -q --nmt x.safetensors
+# spell: a short side whose words its dictionary refuses and another listed language's accepts (tests/data/clean/dict, made-up dictionaries); a language without one is said and not judged; a bad dictionary file is exit 1 naming it
+spell-wrong-language	0	@pc-clean-spell.tsv	-	printf 'src_text\ttrg_text\nBlack\tNoir\nBlack\tSchwarz\nInvalid operation\tOp\xc3\xa9ration invalide\nInvalid operation\tUng\xc3\xbcltiger Vorgang\nTotal\tGesamt\nDaily total\tT\xc3\xa4glich gesamt\nBLACK\tNOIR\n' | pc-clean -q -s en -t de --annotate --chain spell
+spell-listed-languages	0	~^Black\tNoir\tkeep$	-	printf 'Black\tNoir\n' | pc-clean -q -s en -t de --annotate --chain spell=es
+spell-dictionaries-used	0	-	~^pc-clean: spell: dictionaries .*/de_DE.dic, .*/en_US.dic, .*/es_ES.dic, .*/fr.dic$	printf 'Black\tNoir\n' | pc-clean -s en -t de --chain spell > /dev/null
+spell-no-dictionary	0	~^Black\tNoir\tkeep$	~spell: no Hunspell dictionary for 'nl' in .*: its side is not judged	printf 'Black\tNoir\n' | pc-clean -s en -t nl --annotate --chain spell
+spell-dict-dir	0	-	~spell: no Hunspell dictionary for 'en' in /nonexistent	printf 'Black\tNoir\n' | pc-clean -s en -t de --chain spell --dict-dir /nonexistent > /dev/null
+spell-bad-dictionary	1	empty	~^pc-clean: .*/de_DE.dic is not a Hunspell dictionary	mkdir d && printf 'SET UTF-8\n' > d/de_DE.aff && printf '99999999\nschwarz\n' > d/de_DE.dic && printf 'Black\tNoir\n' | pc-clean -q -s en -t de --chain spell --dict-dir d

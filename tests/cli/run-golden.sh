@@ -38,6 +38,8 @@ IFS=$'\t' read -r _ want_exit want_out want_err cmd <<<"$row"
 : "${PC_SRC:=$(cd "$here/../.." && pwd)}"
 export PC_BIN PATH="$PC_BIN:$PATH"
 export DATA="$PC_SRC/tests/data" SAMPLES="$PC_SRC/data/samples" EXPECTED="$here/expected" PC_ASAN="${PC_ASAN:-}"
+# pc-clean's spell rule reads these made-up dictionaries, not the machine's.
+export DICPATH="$DATA/clean/dict"
 # cached FILE TOOL ARG...: runs TOOL ARG... with FILE, where it stands among
 # the arguments, replaced by a temporary name, and keeps what it wrote in
 # build/tests/golden-cache; the next row with the same command copies it. The
