@@ -272,8 +272,8 @@ RuleSet::RuleSet(const Chain& chain, std::string src_lang, std::string trg_lang,
         own_dictionaries_ = std::make_shared<const SpellDictionaries>();
         dictionaries_ = own_dictionaries_.get();
       }
-      for (std::string_view l : corpus::split_fields(r.arg.empty() ? kSpellLanguages : r.arg, '+'))
-        spell_langs_.emplace_back(l);
+      const std::string langs = r.arg.empty() ? std::string(kSpellLanguages) : r.arg;  // outlives the views
+      for (std::string_view l : corpus::split_fields(langs, '+')) spell_langs_.emplace_back(l);
     }
     if (r.kind == RuleKind::kAlphabet) {
       src_abc_ = std::make_shared<Alphabet>(src_lang_);
