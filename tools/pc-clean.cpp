@@ -150,8 +150,15 @@ int main(int argc, char** argv) {
     out.commit();
     if (rej) rej->commit();
 
-    if (opt.chain.has(filter::RuleKind::kSpell))
-      ctx.info("spell: dictionaries " + fmt::format("{}", fmt::join(dictionaries.loaded(), ", ")));
+    if (opt.chain.has(filter::RuleKind::kSpell)) {
+      // The dictionaries decide rows as a model does: --meta names them.
+      const std::vector<std::string> used = dictionaries.loaded();
+      for (const std::string& dic : used) {
+        ctx.note_input(dic.substr(0, dic.size() - 4) + ".aff");
+        ctx.note_input(dic);
+      }
+      ctx.info("spell: dictionaries " + fmt::format("{}", fmt::join(used, ", ")));
+    }
     ctx.set_count("pairs in", n.rows - n.skipped_bad);
     ctx.set_count("kept", n.kept);
     ctx.set_count("fixed", n.fixed);
