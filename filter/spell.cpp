@@ -32,7 +32,9 @@ void check_dic(const std::string& path) {
   std::getline(f, line);
   if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-  const uintmax_t size = std::filesystem::file_size(path);
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw corpus::Error("cannot read the spelling dictionary " + path + ": " + ec.message());
   char* end = nullptr;
   const unsigned long long n = line.empty() ? 0 : std::strtoull(line.c_str(), &end, 10);
   if (line.empty() || end != line.c_str() + line.size() || n == 0 || n > size)
@@ -139,7 +141,7 @@ const SpellDictionaries::Dict* SpellDictionaries::find(const std::string& lang) 
     std::error_code ec;
     for (fs::directory_iterator e(dir, ec), last; !ec && e != last; e.increment(ec)) {
       const fs::path p = e->path();
-      if (p.extension() != ".dic") continue;
+      if (p.extension() != ".dic" || !e->is_regular_file(ec)) continue;
       const std::string stem = p.stem().string();
       if (stem != primary && !stem.starts_with(primary + "_")) continue;
       if (fs::exists(fs::path(dir) / (stem + ".aff"), ec)) names.push_back(stem);

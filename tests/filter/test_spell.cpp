@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -133,6 +134,8 @@ TEST_CASE("spell: folders from DICPATH, several folders, and bad dictionary file
   put_bytes(bad.path("es.aff"), "SET KLINGON-1\n");
   put_bytes(bad.path("es.dic"), "1\nnegro\n");
   put_bytes(bad.path("nl.dic"), "1\nzwart\n");  // no .aff: not a dictionary
+  put_bytes(bad.path("it.aff"), "SET UTF-8\n");
+  std::filesystem::create_directory(bad.path("it.dic"));  // a folder named like one: not a dictionary
   const SpellDictionaries d(bad.dir);
   CHECK_THROWS_WITH_AS(d.accepts("de", "schwarz"), doctest::Contains("de_DE.dic is not a Hunspell dictionary"),
                        corpus::Error);
@@ -141,6 +144,7 @@ TEST_CASE("spell: folders from DICPATH, several folders, and bad dictionary file
   CHECK_THROWS_WITH_AS(d.accepts("es", "negro"), doctest::Contains("unknown character set 'KLINGON-1'"),
                        corpus::Error);
   CHECK(d.accepts("nl", "zwart") == -1);
+  CHECK(d.accepts("it", "nero") == -1);
 }
 
 TEST_CASE("spell: the chain item") {
