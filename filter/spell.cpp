@@ -43,10 +43,9 @@ void check_dic(const std::string& path) {
                                     path));
 }
 
-std::string icu_encoding(std::string e) {
-  if (e.starts_with("ISO8859-")) e.insert(3, "-");
-  return e;
-}
+// ICU knows Hunspell's charset names (ISO8859-1, KOI8-R, ...) but one:
+// Hunspell's own name for the Cyrillic Windows code page.
+std::string icu_encoding(const std::string& e) { return e == "microsoft-cp1251" ? "windows-1251" : e; }
 
 }  // namespace
 

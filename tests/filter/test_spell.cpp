@@ -75,7 +75,10 @@ TEST_CASE("spell: a language's dictionary, its preferred file and its character 
   CHECK(d.accepts("pt_BR", "arquivo") == 1);
   CHECK(d.accepts("nl", "zwart") == -1);
   CHECK_FALSE(d.has("nl"));
-  CHECK(d.loaded().size() == 5);  // de_DE, fr, es_ES, pt_PT, pt_BR; none for nl
+  dictionary(f.d, "bg_BG", {"\xe4\xe0"}, "microsoft-cp1251");  // "да" in Windows-1251, Hunspell's name for it
+  CHECK(d.accepts("bg", "да") == 1);
+  CHECK(d.accepts("bg", "не") == 0);
+  CHECK(d.loaded().size() == 6);  // de_DE, fr, es_ES, pt_PT, pt_BR, bg_BG; none for nl
 }
 
 TEST_CASE("spell: the rule on pairs, the languages listed, and what is not evidence") {
